@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { signRequest } from '../nodes/PaymentGateway/transport/crypto';
+
+/** A customer id that no onboarding produces: listing its cards reads nothing and changes nothing. */
+const CREDENTIAL_TEST_PATH = '/customer/n8n-credential-test/digitalCards';
+
+const DEFAULT_USER_AGENT = 'n8n-nodes-payment-gateway (server-side workflow)';
+
+function headerValue(headers: IDataObject, name: string): unknown {
+	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+	return key === undefined ? undefined : headers[key];
+}
+
+function setDefaultHeader(headers: IDataObject, name: string, value: string | undefined) {
+	const current = headerValue(headers, name);
+	if ((current === undefined || current === '') && value) headers[name] = value;
+}
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value);
+}
+
+/**
+ * The path the gateway signs: the request path relative to its base URL, without the query string.
+ * Requests built by this package always carry a relative `url`; an absolute one is reduced to its path.
+ */
+function apiPathOf(url: string): string {
+	const path = /^https?:\/\//i.test(url) ? new URL(url).pathname : url.split('?')[0];
+	return path.startsWith('/') ? path : `/${path}`;
+}
+
+export class PaymentGatewayApi implements ICredentialType {
+	name = 'paymentGatewayApi';
+
+	displayName = 'Payment Gateway API';
+
+	icon = {
+		light: 'file:paymentGateway.svg',
+		dark: 'file:paymentGateway.dark.svg',
+	} as const;
+
+	documentationUrl = 'https://github.com/n8n-nodes-payment-gateway/n8n-nodes-payment-gateway#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://gateway.example.com/nac/api/v1/merchant-host',
+			description:
+				'Address of the merchant API as given in your onboarding e-mail, up to but not including the endpoint (e.g. without "/order")',
+		},
+		{
+			displayName: 'Checkout Base URL',
+			name: 'checkoutBaseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://gateway.example.com',
+			description:
+				'Address in front of /nac/api/v1/pg/orders/… (checkout orders and status by order ID). Usually the host alone. Leave empty to use the Base URL.',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Signs every request and is the password of the Basic authentication',
+		},
+		{
+			displayName: 'Card Encryption Key',
+			name: 'cardEncryptionKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The 64-character hexadecimal key from the merchant dashboard, used to encrypt card details',
+		},
+		{
+			displayName: 'Merchant Domain',
+			name: 'merchantDomain',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://shop.example.com',
+			description: 'Your registered domain, sent as X-MERCHANT-DOMAIN',
+		},
+		{
+			displayName: 'Merchant IP',
+			name: 'merchantIp',
+			type: 'string',
+			default: '',
+			placeholder: '203.0.113.10',
+			description: 'IP address of your server, sent as X-MERCHANT-IP when set',
+		},
+		{
+			displayName: 'Default Browser Fingerprint',
+			name: 'browserFingerprint',
+			type: 'string',
+			default: '',
+			description:
+				'Sent as X-MERCHANT-BROWSER-FINGERPRINT when an item gives none (scheduled jobs have no browser). Empty means a fixed value derived from the merchant domain.',
+		},
+		{
+			displayName: 'Default User Agent',
+			name: 'userAgent',
+			type: 'string',
+			default: '',
+			description: 'Sent as X-MERCHANT-USER-AGENT when an item gives none. Empty means a server-side identifier.',
+		},
+		{
+			displayName: 'Default Accept-Language',
+			name: 'acceptLanguage',
+			type: 'string',
+			default: 'en-US',
+			description: 'Locale sent as Accept-Language (BCP 47, e.g. en-US) when an item gives none',
+		},
+	];
+
+	/**
+	 * Signs the exact bytes that will be sent: an object body is serialized here once and replaced by that string.
+	 * Per-item header overrides set by the node win over the defaults below.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const clientId = text(credentials.clientId);
+		const clientSecret = text(credentials.clientSecret);
+		const merchantDomain = text(credentials.merchantDomain);
+
+		let payload = '';
+		const method = (requestOptions.method ?? 'GET').toUpperCase();
+		if (method !== 'GET' && method !== 'DELETE' && requestOptions.body !== undefined) {
+			payload =
+				typeof requestOptions.body === 'string' ? requestOptions.body : JSON.stringify(requestOptions.body);
+		}
+
+		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
+		headers.Authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+		headers['X-Signature'] = signRequest(clientSecret, apiPathOf(requestOptions.url), payload);
+		setDefaultHeader(headers, 'X-MERCHANT-DOMAIN', merchantDomain);
+		setDefaultHeader(headers, 'X-MERCHANT-IP', text(credentials.merchantIp));
+		setDefaultHeader(
+			headers,
+			'X-MERCHANT-BROWSER-FINGERPRINT',
+			text(credentials.browserFingerprint) ||
+				createHash('sha256').update(`server:${merchantDomain}`).digest('hex'),
+		);
+		setDefaultHeader(headers, 'X-MERCHANT-USER-AGENT', text(credentials.userAgent) || DEFAULT_USER_AGENT);
+		setDefaultHeader(headers, 'Accept-Language', text(credentials.acceptLanguage) || 'en-US');
+		if (payload) setDefaultHeader(headers, 'Content-Type', 'application/json');
+
+		const signed: IHttpRequestOptions = { ...requestOptions, headers };
+		if (payload) signed.body = payload;
+		return signed;
+	}
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: CREDENTIAL_TEST_PATH,
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'status',
+					value: 'failure',
+					message: 'The gateway accepted the connection but refused the request: check the client ID and secret',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,118 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { CallSettings } from '../transport/request';
+import { DEFAULT_TIMEOUT_MS } from '../transport/request';
+import { InvalidInput } from '../validation';
+
+/** What every operation module exports; the router runs `execute` once per input item. */
+export interface OperationModule {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]>;
+}
+
+const headerOptions: INodeProperties[] = [
+	{
+		displayName: 'Accept-Language',
+		name: 'acceptLanguage',
+		type: 'string',
+		default: '',
+		placeholder: 'en-US',
+		description: "The customer's locale (BCP 47). Empty means the credential's default.",
+	},
+	{
+		displayName: 'Browser Fingerprint',
+		name: 'browserFingerprint',
+		type: 'string',
+		default: '',
+		description:
+			"Fingerprint hash of the customer's browser, if your checkout collects one. Empty means the credential's default.",
+	},
+	{
+		displayName: 'Merchant IP',
+		name: 'merchantIp',
+		type: 'string',
+		default: '',
+		placeholder: '203.0.113.10',
+		description: "Overrides the credential's Merchant IP for this request",
+	},
+	{
+		displayName: 'Timeout (Ms)',
+		name: 'timeout',
+		type: 'number',
+		typeOptions: { minValue: 1000 },
+		default: DEFAULT_TIMEOUT_MS,
+		description:
+			'How long to wait for the gateway, in milliseconds. Its test environment can take 30-40 seconds on some calls.',
+	},
+	{
+		displayName: 'User Agent',
+		name: 'userAgent',
+		type: 'string',
+		default: '',
+		description: "The customer's browser user agent. Empty means the credential's default.",
+	},
+];
+
+const readOptions: INodeProperties[] = [
+	{
+		displayName: 'Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 50 },
+		default: 1,
+		description: 'How many requests may be in flight at once when many items come in',
+	},
+	{
+		displayName: 'Max Retries',
+		name: 'maxRetries',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 10 },
+		default: 0,
+		description:
+			'How often to retry after a rate limit (429), a gateway error (5xx) or a network error, waiting as the gateway asks (Retry-After)',
+	},
+];
+
+/** The `options` collection: header overrides and timeout everywhere; concurrency and retries only where safe. */
+export function optionsCollection(kind: 'write' | 'read', extra: INodeProperties[] = []): INodeProperties {
+	const options = [...headerOptions, ...(kind === 'read' ? readOptions : []), ...extra];
+	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
+}
+
+const HEADER_FOR_OPTION: Record<string, string> = {
+	acceptLanguage: 'Accept-Language',
+	browserFingerprint: 'X-MERCHANT-BROWSER-FINGERPRINT',
+	userAgent: 'X-MERCHANT-USER-AGENT',
+	merchantIp: 'X-MERCHANT-IP',
+};
+
+export function readOptionsOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	return ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+}
+
+/** Per-item request settings; the credential fills in whichever header an item leaves empty. */
+export function callSettings(ctx: IExecuteFunctions, itemIndex: number): CallSettings {
+	const options = readOptionsOf(ctx, itemIndex);
+	const headers: IDataObject = {};
+	for (const [option, header] of Object.entries(HEADER_FOR_OPTION)) {
+		const value = options[option];
+		if (typeof value === 'string' && value.trim()) headers[header] = value.trim();
+	}
+	const timeout = options.timeout;
+	if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) {
+		throw new InvalidInput('Timeout (options.timeout)', 'must be a positive number of milliseconds');
+	}
+	const maxRetries = options.maxRetries;
+	if (maxRetries !== undefined && (typeof maxRetries !== 'number' || maxRetries < 0 || !Number.isInteger(maxRetries))) {
+		throw new InvalidInput('Max Retries (options.maxRetries)', 'must be a whole number, 0 or more');
+	}
+	return { itemIndex, headers, timeout: timeout as number | undefined, maxRetries: maxRetries as number | undefined };
+}

@@ -1,0 +1,31 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { callSettings, optionsCollection } from '../common';
+import { gatewayRequest } from '../../transport/request';
+import { pathSegment, requireText } from '../../validation';
+import { customerIdField, digitalCardIdField } from './fields';
+
+const properties: INodeProperties[] = [customerIdField, digitalCardIdField, optionsCollection('read')];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['digitalCard'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const customerId = requireText('Customer ID (customerId)', this.getNodeParameter('customerId', itemIndex));
+	const digitalCardId = pathSegment('Digital Card ID (digitalCardId)', this.getNodeParameter('digitalCardId', itemIndex));
+	const data = await gatewayRequest.call(
+		this,
+		{
+			endpoint: 'getCard',
+			method: 'GET',
+			family: 'short',
+			path: `/customer/${pathSegment('Customer ID (customerId)', customerId)}/digitalCards/${digitalCardId}`,
+		},
+		callSettings(this, itemIndex),
+	);
+	const card = data.digitalCard !== null && typeof data.digitalCard === 'object' ? (data.digitalCard as IDataObject) : {};
+	return { ...card, customerId, remainingLimit: data.remainingLimit };
+}

@@ -1,0 +1,49 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { callSettings, optionsCollection, readOptionsOf } from '../common';
+import { gatewayRequest } from '../../transport/request';
+import { pathSegment, requireText } from '../../validation';
+import { customerIdField } from './fields';
+
+const properties: INodeProperties[] = [
+	customerIdField,
+	optionsCollection('read', [
+		{
+			displayName: 'Output Summary When Empty',
+			name: 'outputSummaryWhenEmpty',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a customer without stored cards gives one item with customerId, remainingLimit and cardCount 0, instead of no item',
+		},
+	]),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['digitalCard'], operation: ['getMany'] } },
+	properties,
+);
+
+/** One item per stored card, each carrying the customer and the remaining tokenization limit. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const customerId = requireText('Customer ID (customerId)', this.getNodeParameter('customerId', itemIndex));
+	const data = await gatewayRequest.call(
+		this,
+		{
+			endpoint: 'listCards',
+			method: 'GET',
+			family: 'short',
+			path: `/customer/${pathSegment('Customer ID (customerId)', customerId)}/digitalCards`,
+		},
+		callSettings(this, itemIndex),
+	);
+	const cards = Array.isArray(data.digitalCards) ? (data.digitalCards as IDataObject[]) : [];
+	const remainingLimit = data.remainingLimit;
+	if (cards.length === 0) {
+		return readOptionsOf(this, itemIndex).outputSummaryWhenEmpty === true
+			? [{ customerId, remainingLimit, cardCount: 0 }]
+			: [];
+	}
+	return cards.map((card) => ({ ...card, customerId, remainingLimit }));
+}

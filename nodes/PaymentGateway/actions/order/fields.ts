@@ -1,0 +1,141 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { InvalidInput, optionalText, requireText, validateAmount, validateEmail } from '../../validation';
+
+/** Fields shared by both ways of creating an order; `checkout` adds what only the long-path endpoint takes. */
+export function orderFields(checkout: boolean): INodeProperties[] {
+	const fields: INodeProperties[] = [
+		{
+			displayName: 'Amount',
+			name: 'amount',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			required: true,
+			default: 0,
+			placeholder: '25.50',
+			description: 'Total to charge, in the currency below, with at most 2 decimals',
+		},
+		{
+			displayName: 'Currency',
+			name: 'currency',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'USD',
+			description: 'Three-letter currency code your merchant account accepts, e.g. USD or EUR',
+		},
+		{
+			displayName: 'UI Mode',
+			name: 'uiMode',
+			type: 'options',
+			options: [{ name: 'Checkout', value: 'checkout', description: "The gateway's hosted checkout" }],
+			default: 'checkout',
+			description: 'How the customer pays; the gateway only offers its checkout',
+		},
+		{
+			displayName: 'Customer Name',
+			name: 'customerName',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'Jane Doe',
+			description: 'Name of the paying customer (Latin letters)',
+		},
+		{
+			displayName: 'Customer Email',
+			name: 'customerEmail',
+			type: 'string',
+			placeholder: 'name@email.com',
+			required: true,
+			default: '',
+			description: "Customer's e-mail; with the phone it identifies the customer whose cards can be stored",
+		},
+		{
+			displayName: 'Customer Phone',
+			name: 'customerPhone',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: '91234567',
+			description: "Customer's phone number as the gateway expects it (for many merchants the local number)",
+		},
+	];
+	if (checkout) {
+		fields.push({
+			displayName: 'Redirect Type',
+			name: 'redirectType',
+			type: 'options',
+			options: [
+				{ name: 'Post', value: 'post', description: 'The gateway posts the result to your page' },
+				{ name: 'Redirect', value: 'redirect', description: 'The customer is sent back with a plain redirect' },
+			],
+			default: 'post',
+			description: 'How the customer comes back to you after paying',
+		});
+	}
+	const additional: INodeProperties[] = [
+		{
+			displayName: 'Receipt ID',
+			name: 'receiptId',
+			type: 'string',
+			default: '',
+			placeholder: 'INV-2024-0001',
+			description: 'Your own unique reference for this payment (at most 40 characters); the gateway echoes it back',
+		},
+		{
+			displayName: 'Description',
+			name: 'description',
+			type: 'string',
+			default: '',
+			description: 'Free-text note about the payment',
+		},
+	];
+	if (checkout) {
+		additional.push({
+			displayName: 'CURN',
+			name: 'curn',
+			type: 'string',
+			default: '',
+			description: 'Custom reference or metadata to attach to the order',
+		});
+	}
+	fields.push({
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: additional,
+	});
+	return fields;
+}
+
+/** Reads and validates one item's order fields into the request body, keys in the order the gateway documents. */
+export function orderBody(ctx: IExecuteFunctions, itemIndex: number, checkout: boolean): IDataObject {
+	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const uiMode = requireText('UI Mode (uiMode)', ctx.getNodeParameter('uiMode', itemIndex, 'checkout'));
+	const body: IDataObject = {
+		amount: validateAmount('Amount (amount)', ctx.getNodeParameter('amount', itemIndex)),
+		currency: requireText('Currency (currency)', ctx.getNodeParameter('currency', itemIndex)).toUpperCase(),
+		uiMode,
+	};
+	const receiptId = optionalText('Receipt ID (additionalFields.receiptId)', additional.receiptId, 40);
+	if (receiptId) body.receiptId = receiptId;
+	const description = optionalText('Description (additionalFields.description)', additional.description);
+	if (description) body.description = description;
+	if (checkout) {
+		const curn = optionalText('CURN (additionalFields.curn)', additional.curn);
+		if (curn) body.curn = curn;
+		const redirectType = requireText('Redirect Type (redirectType)', ctx.getNodeParameter('redirectType', itemIndex));
+		if (redirectType !== 'post' && redirectType !== 'redirect') {
+			throw new InvalidInput('Redirect Type (redirectType)', 'must be "post" or "redirect"');
+		}
+		body.redirectType = redirectType;
+	}
+	body.customerFields = {
+		name: requireText('Customer Name (customerName)', ctx.getNodeParameter('customerName', itemIndex)),
+		email: validateEmail('Customer Email (customerEmail)', ctx.getNodeParameter('customerEmail', itemIndex)),
+		phone: requireText('Customer Phone (customerPhone)', ctx.getNodeParameter('customerPhone', itemIndex)),
+	};
+	return body;
+}

@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as create from './create.operation';
+import * as createCheckout from './createCheckout.operation';
+
+export { create, createCheckout };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['order'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create an order to pay with Transaction → Initiate',
+				action: 'Create an order',
+			},
+			{
+				name: 'Create Checkout',
+				value: 'createCheckout',
+				description: "Create an order for the gateway's hosted checkout page",
+				action: 'Create a checkout order',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...createCheckout.description,
+];

@@ -1,0 +1,83 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { InvalidInput } from '../validation';
+import type { OperationModule } from './common';
+import * as digitalCard from './digitalCard';
+import * as order from './order';
+import * as status from './status';
+import * as transaction from './transaction';
+
+const operations: Record<string, Record<string, OperationModule>> = {
+	order: { create: order.create, createCheckout: order.createCheckout },
+	transaction: { initiate: transaction.initiate },
+	status: { getByOrderId: status.getByOrderId, getByPaymentId: status.getByPaymentId },
+	digitalCard: { getMany: digitalCard.getMany, get: digitalCard.get, delete: digitalCard.delete },
+};
+
+type ItemError = NodeApiError | NodeOperationError;
+
+function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
+	if (error instanceof InvalidInput) {
+		return new NodeOperationError(ctx.getNode(), `${error.field} ${error.problem} [item ${itemIndex}]`, {
+			itemIndex,
+			description: `Fix ${error.field} for item ${itemIndex}. Nothing was sent to the gateway for this item.`,
+		});
+	}
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error instanceof Error ? error : String(error), { itemIndex });
+}
+
+function errorItem(error: ItemError, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = {
+		error: error.message,
+		resCode: (error.context?.resCode as number | null | undefined) ?? null,
+	};
+	if (error.description) json.description = error.description;
+	if (error instanceof NodeOperationError && error.context?.itemIndex !== undefined) json.itemIndex = itemIndex;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+function concurrencyOf(ctx: IExecuteFunctions): number {
+	// Only read operations offer the option; the others always run one item at a time.
+	const value = ctx.getNodeParameter('options.concurrency', 0, 1);
+	return typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), 50) : 1;
+}
+
+/**
+ * The one per-item loop: every operation is a function of one item index. This runner pairs each result
+ * with its input, turns failures into error items under Continue On Fail, and bounds the requests in flight.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const operationModule = operations[resource]?.[operation];
+	if (!operationModule) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for "${resource}"`);
+	}
+
+	const results: INodeExecutionData[][] = new Array(items.length);
+	let nextIndex = 0;
+	let stopError: ItemError | undefined;
+	const worker = async () => {
+		while (stopError === undefined && nextIndex < items.length) {
+			const itemIndex = nextIndex++;
+			try {
+				const output = await operationModule.execute.call(this, itemIndex);
+				results[itemIndex] = (Array.isArray(output) ? output : [output]).map((json) => ({
+					json,
+					pairedItem: { item: itemIndex },
+				}));
+			} catch (error) {
+				const nodeError = toNodeError(this, error, itemIndex);
+				if (this.continueOnFail()) results[itemIndex] = [errorItem(nodeError, itemIndex)];
+				else stopError ??= nodeError;
+			}
+		}
+	};
+	const workers = Math.min(concurrencyOf(this), Math.max(items.length, 1));
+	await Promise.all(Array.from({ length: workers }, worker));
+	if (stopError) throw stopError;
+	return [results.flat()];
+}

@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as getByOrderId from './getByOrderId.operation';
+import * as getByPaymentId from './getByPaymentId.operation';
+
+export { getByOrderId, getByPaymentId };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['status'] } },
+		options: [
+			{
+				name: 'Get by Order ID',
+				value: 'getByOrderId',
+				description: "Get the payment status of an order: pending, success or failure",
+				action: 'Get payment status by order ID',
+			},
+			{
+				name: 'Get by Payment ID',
+				value: 'getByPaymentId',
+				description: 'Get the status of one payment attempt',
+				action: 'Get payment status by payment ID',
+			},
+		],
+		default: 'getByOrderId',
+	},
+	...getByOrderId.description,
+	...getByPaymentId.description,
+];

@@ -1,0 +1,204 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { callSettings, optionsCollection } from '../common';
+import { encryptCardDetails, isValidCardEncryptionKey } from '../../transport/crypto';
+import { CREDENTIAL_NAME, gatewayRequest } from '../../transport/request';
+import {
+	InvalidInput,
+	requireText,
+	validateCardNumber,
+	validateCvv,
+	validateExpiry,
+	validateUrl,
+} from '../../validation';
+
+const cardMode = { show: { paymentMode: ['card'] } };
+const tokenMode = { show: { paymentMode: ['token'] } };
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The output holds redirectionData.formData: an HTML form that must reach the customer’s browser (e.g. through a Respond to Webhook node) so that they can confirm the payment',
+		name: 'redirectionNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Order ID',
+		name: 'orderId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. {{ $json.orderId }}',
+		description: 'The orderId returned by Order → Create',
+	},
+	{
+		displayName: 'Payment Mode',
+		name: 'paymentMode',
+		type: 'options',
+		options: [
+			{ name: 'New Card', value: 'card', description: 'The customer typed in card details' },
+			{ name: 'Stored Card', value: 'token', description: 'Pay with a card stored earlier (a digital card)' },
+		],
+		default: 'card',
+	},
+	{
+		displayName: 'Card Number',
+		name: 'cardNumber',
+		type: 'string',
+		typeOptions: { password: true },
+		required: true,
+		default: '',
+		displayOptions: cardMode,
+		description: 'The full card number; it is encrypted before it leaves n8n and never appears in the output',
+	},
+	{
+		displayName: 'Expiry Month',
+		name: 'cardExpMonth',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '07',
+		displayOptions: cardMode,
+		description: 'Month printed on the card, 1 to 12',
+	},
+	{
+		displayName: 'Expiry Year',
+		name: 'cardExpYear',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '28',
+		displayOptions: cardMode,
+		description: 'Year printed on the card, 2 or 4 digits',
+	},
+	{
+		displayName: 'Digital Card ID',
+		name: 'digitalCardId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: tokenMode,
+		description: 'ID of the stored card, from Digital Card → Get Many or from securedCardDetails of an earlier payment',
+	},
+	{
+		displayName: 'CVV',
+		name: 'cardCVV',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description: 'Security code on the back of the card, 3 or 4 digits. Required when the customer authenticates with CVV and OTP.',
+	},
+	{
+		displayName: 'Card Holder Name',
+		name: 'cardHolderName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'Jane Doe',
+	},
+	{
+		displayName: 'Redirection URL',
+		name: 'redirectionUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://shop.example.com/payment/done',
+		description: 'Where the customer lands after authenticating the payment',
+	},
+	{
+		displayName: 'Secure Card',
+		name: 'secureCard',
+		type: 'boolean',
+		default: false,
+		displayOptions: cardMode,
+		description:
+			'Whether to store the card for future payments; the output then carries securedCardDetails with customerId and digitalCardId',
+	},
+	{
+		displayName: 'Customer Authentication',
+		name: 'customerAuthentication',
+		type: 'options',
+		options: [
+			{ name: 'CVV and OTP', value: 'cvvAndOtp', description: 'The customer confirms with CVV and a one-time password' },
+			{ name: 'OTP Only', value: 'otpOnly', description: 'The customer confirms with a one-time password only' },
+			{ name: 'None', value: 'none', description: 'No confirmation by the customer' },
+		],
+		default: 'cvvAndOtp',
+		description: 'How the customer confirms the payment',
+	},
+	optionsCollection('write'),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transaction'], operation: ['initiate'] } },
+	properties,
+);
+
+/** The gateway's two flags; the combination with both true is not offered because the gateway refuses it. */
+const AUTHENTICATION_FLAGS: Record<string, { skipCVVandOTP: boolean; skipCVVOnlyFlag: boolean }> = {
+	cvvAndOtp: { skipCVVandOTP: false, skipCVVOnlyFlag: false },
+	otpOnly: { skipCVVandOTP: false, skipCVVOnlyFlag: true },
+	none: { skipCVVandOTP: true, skipCVVOnlyFlag: false },
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const parameter = (name: string, fallback?: unknown) => this.getNodeParameter(name, itemIndex, fallback);
+	const settings = callSettings(this, itemIndex);
+
+	const orderId = requireText('Order ID (orderId)', parameter('orderId'));
+	const paymentMode = parameter('paymentMode', 'card') as string;
+	if (paymentMode !== 'card' && paymentMode !== 'token') {
+		throw new InvalidInput('Payment Mode (paymentMode)', 'must be "card" or "token"');
+	}
+	const authentication = parameter('customerAuthentication', 'cvvAndOtp') as string;
+	const flags = AUTHENTICATION_FLAGS[authentication];
+	if (!flags) throw new InvalidInput('Customer Authentication (customerAuthentication)', 'must be cvvAndOtp, otpOnly or none');
+	const cvvRequired = !flags.skipCVVandOTP && !flags.skipCVVOnlyFlag;
+	const cardCVV = validateCvv('CVV (cardCVV)', parameter('cardCVV', ''), cvvRequired);
+
+	let cardDetails: Record<string, string>;
+	if (paymentMode === 'card') {
+		const cardNumber = validateCardNumber('Card Number (cardNumber)', parameter('cardNumber'));
+		const expiry = validateExpiry(
+			'Expiry Month (cardExpMonth)',
+			parameter('cardExpMonth'),
+			'Expiry Year (cardExpYear)',
+			parameter('cardExpYear'),
+		);
+		cardDetails = { cardNumber, cardExpMonth: expiry.month, cardExpYear: expiry.year, cardCVV: cardCVV ?? '' };
+	} else {
+		const digitalCardId = requireText('Digital Card ID (digitalCardId)', parameter('digitalCardId'));
+		cardDetails = { cardCVV: cardCVV ?? '', digitalCardId };
+	}
+	const cardHolderName = requireText('Card Holder Name (cardHolderName)', parameter('cardHolderName'));
+	const redirectionUrl = validateUrl('Redirection URL (redirectionUrl)', parameter('redirectionUrl'));
+	const secureCard = paymentMode === 'card' && parameter('secureCard', false) === true;
+
+	const { cardEncryptionKey } = await this.getCredentials(CREDENTIAL_NAME, itemIndex);
+	if (!isValidCardEncryptionKey(cardEncryptionKey)) {
+		throw new InvalidInput(
+			'Card Encryption Key (credential)',
+			'must be the 64 hexadecimal characters from the merchant dashboard',
+		);
+	}
+
+	const body: IDataObject = {
+		orderId,
+		encryptedCardDetails: encryptCardDetails(cardDetails, cardEncryptionKey),
+		paymentMethod: 'card',
+		cardHolderName,
+		redirectionUrl,
+		paymentMode,
+		secureCard,
+		skipCVVandOTP: flags.skipCVVandOTP,
+		skipCVVOnlyFlag: flags.skipCVVOnlyFlag,
+		apiType: 'hosted',
+	};
+	return await gatewayRequest.call(
+		this,
+		{ endpoint: 'initiate', method: 'POST', family: 'short', path: '/transaction/initiate', body },
+		settings,
+	);
+}

@@ -1,0 +1,167 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/** Which endpoint failed matters: the same resCode means different things on different endpoints. */
+export type Endpoint =
+	| 'createOrder'
+	| 'createCheckout'
+	| 'initiate'
+	| 'statusByOrderId'
+	| 'statusByPaymentId'
+	| 'listCards'
+	| 'getCard'
+	| 'deleteCard'
+	| 'credentialTest';
+
+interface Advice {
+	resCode?: number;
+	endpoints?: Endpoint[];
+	message?: RegExp;
+	description: string;
+}
+
+const CHECK_STATUS_FIRST =
+	'Check the order with Status → Get by Order ID before initiating again, so that the customer is not charged twice.';
+
+/** Ordered from specific to general: the first match gives the description. */
+const ADVICE: Advice[] = [
+	{
+		resCode: 401,
+		message: /signature/i,
+		description:
+			'The gateway refused the request signature. Check the Client Secret in the Payment Gateway API credential, and that the Base URL stops before the endpoint path.',
+	},
+	{
+		resCode: 401,
+		endpoints: ['createOrder'],
+		message: /internal/i,
+		description: 'The gateway had an internal error creating the order (it reports this as 401). Try again later.',
+	},
+	{
+		resCode: 401,
+		description:
+			'Check the Client ID and Client Secret in the Payment Gateway API credential, and that the client is active on the gateway.',
+	},
+	{
+		resCode: 422,
+		endpoints: ['createOrder'],
+		description: 'The gateway refused the UI mode of the order; it accepts only "checkout".',
+	},
+	{
+		resCode: 422,
+		endpoints: ['initiate'],
+		message: /limit/i,
+		description:
+			'This customer has no room left for another stored card. Delete one with Digital Card → Delete, or pay without Secure Card.',
+	},
+	{
+		resCode: 422,
+		endpoints: ['initiate'],
+		description:
+			"The gateway's fraud rules refused this payment. Do not retry it with the same details; ask the customer for another payment method.",
+	},
+	{
+		resCode: 400,
+		endpoints: ['createCheckout'],
+		description: 'The gateway could not create the order. Check the amount, currency, customer fields and redirect type.',
+	},
+	{
+		resCode: 404,
+		endpoints: ['initiate'],
+		message: /another card/i,
+		description: 'No payment route exists for this card. Ask the customer to pay with another card.',
+	},
+	{
+		resCode: 404,
+		endpoints: ['initiate'],
+		message: /alternative/i,
+		description: 'No payment route exists for this card. Offer the customer another payment method.',
+	},
+	{
+		resCode: 404,
+		endpoints: ['initiate'],
+		description: "No payment route is set up for this merchant account. Contact the gateway's support.",
+	},
+	{
+		resCode: 409,
+		endpoints: ['initiate'],
+		message: /in progress/i,
+		description: `A transaction for this order is already in progress. ${CHECK_STATUS_FIRST}`,
+	},
+	{
+		resCode: 409,
+		endpoints: ['initiate'],
+		description: "This merchant account may not take sales transactions. Contact the gateway's support.",
+	},
+	{
+		resCode: 500,
+		endpoints: ['initiate'],
+		description: `The gateway had an internal error. ${CHECK_STATUS_FIRST}`,
+	},
+	{
+		resCode: 404,
+		endpoints: ['deleteCard'],
+		description: 'The card was not found: it was already deleted or belongs to another customer. Nothing was removed.',
+	},
+	{
+		resCode: 404,
+		endpoints: ['statusByOrderId', 'statusByPaymentId', 'getCard'],
+		description: 'The gateway does not know this identifier. Check that it comes from this credential’s merchant account.',
+	},
+	{
+		resCode: 429,
+		description: 'The gateway is limiting requests. Lower Concurrency, or raise Max Retries so that reads wait and try again.',
+	},
+	{
+		resCode: 500,
+		endpoints: ['listCards', 'getCard', 'deleteCard', 'statusByOrderId', 'statusByPaymentId'],
+		description: 'The gateway had a temporary error. Run again later, or raise Max Retries in the options.',
+	},
+	{
+		resCode: 400,
+		description: 'The gateway refused the request as invalid. Check the fields named in the message.',
+	},
+];
+
+function adviceFor(endpoint: Endpoint, resCode: number | undefined, message: string): string | undefined {
+	const match = ADVICE.find(
+		(advice) =>
+			(advice.resCode === undefined || advice.resCode === resCode) &&
+			(advice.endpoints === undefined || advice.endpoints.includes(endpoint)) &&
+			(advice.message === undefined || advice.message.test(message)),
+	);
+	if (match) return match.description;
+	if (resCode !== undefined && resCode >= 500) return 'The gateway had an error. Try again later.';
+	return undefined;
+}
+
+export function gatewayMessage(body: IDataObject, httpStatus: number): string {
+	for (const key of ['errMessage', 'message', 'error', 'errorMessage']) {
+		const value = body[key];
+		if (typeof value === 'string' && value.trim()) return value.trim();
+	}
+	return `The gateway answered with HTTP ${httpStatus}`;
+}
+
+/** The error that every gateway failure becomes. Only the gateway's answer goes in, never the request. */
+export function gatewayError(
+	node: INode,
+	endpoint: Endpoint,
+	itemIndex: number,
+	failure: { resCode?: number; message: string; httpStatus?: number; body?: IDataObject; description?: string },
+): NodeApiError {
+	const description = failure.description ?? adviceFor(endpoint, failure.resCode, failure.message);
+	const error = new NodeApiError(
+		node,
+		{ message: failure.message, resCode: failure.resCode ?? null, ...(failure.body ?? {}) } as JsonObject,
+		{
+			message: failure.message,
+			description,
+			httpCode: failure.resCode === undefined ? undefined : String(failure.resCode),
+			itemIndex,
+		},
+	);
+	error.context.resCode = failure.resCode ?? null;
+	if (failure.httpStatus !== undefined) error.context.httpStatus = failure.httpStatus;
+	return error;
+}
