@@ -45,15 +45,17 @@ export function validateEmail(field: string, value: unknown): string {
 	return email;
 }
 
+function protocolOf(url: string): string {
+	try {
+		return new URL(url).protocol;
+	} catch {
+		return '';
+	}
+}
+
 export function validateUrl(field: string, value: unknown): string {
 	const url = requireText(field, value);
-	let parsed: URL;
-	try {
-		parsed = new URL(url);
-	} catch {
-		throw new InvalidInput(field, 'must be an absolute URL starting with https:// or http://');
-	}
-	if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+	if (!/^https?:$/.test(protocolOf(url)))
 		throw new InvalidInput(field, 'must be an absolute URL starting with https:// or http://');
 	return url;
 }
