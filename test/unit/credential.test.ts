@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process';
+
+import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
+
+const credentials = {
+	baseUrl: 'https://gateway.example.com/nac/api/v1/merchant-host',
+	checkoutBaseUrl: '',
+	clientId: 'client-1',
+	clientSecret: 'secret-1',
+	cardEncryptionKey: 'ab'.repeat(32),
+	merchantDomain: 'https://shop.example.com',
+	merchantIp: '',
+	browserFingerprint: '',
+	userAgent: '',
+	acceptLanguage: 'en-US',
+};
+
+function opensslHmac(secret: string, data: string): string {
+	return execFileSync('openssl', ['dgst', '-sha256', '-hmac', secret], { input: data }).toString().trim().split(/\s+/).pop()!;
+}
+
+describe('PaymentGatewayApi.authenticate', () => {
+	const credential = new PaymentGatewayApi();
+
+	it('signs apiPath + the exact body string it sends, and adds Basic auth and merchant headers', async () => {
+		const body = { amount: 10.5, currency: 'USD', customerFields: { name: 'Zoë' } };
+		const signed = await credential.authenticate(credentials, {
+			method: 'POST',
+			baseURL: credentials.baseUrl,
+			url: '/order',
+			body,
+		});
+		expect(typeof signed.body).toBe('string');
+		const sent = signed.body as string;
+		expect(JSON.parse(sent)).toEqual(body);
+		const headers = signed.headers!;
+		expect(headers['X-Signature']).toBe(opensslHmac('secret-1', `/order${sent}`));
+		expect(headers.Authorization).toBe(`Basic ${Buffer.from('client-1:secret-1').toString('base64')}`);
+		expect(headers['X-MERCHANT-DOMAIN']).toBe('https://shop.example.com');
+		expect(headers['Accept-Language']).toBe('en-US');
+		expect(headers['X-MERCHANT-BROWSER-FINGERPRINT']).toMatch(/^[0-9a-f]{64}$/);
+		expect(headers['X-MERCHANT-USER-AGENT']).toBeTruthy();
+		expect(headers['X-MERCHANT-IP']).toBeUndefined();
+	});
+
+	it('keeps a string body byte for byte', async () => {
+		const raw = '{"b":1,  "a":"x"}';
+		const signed = await credential.authenticate(credentials, { method: 'POST', url: '/order', body: raw });
+		expect(signed.body).toBe(raw);
+		expect(signed.headers!['X-Signature']).toBe(opensslHmac('secret-1', `/order${raw}`));
+	});
+
+	it('signs GET and DELETE over the path alone, without the query string', async () => {
+		const get = await credential.authenticate(credentials, {
+			method: 'GET',
+			url: '/nac/api/v1/pg/orders/check-status',
+			qs: { orderId: 'ord_1' },
+		});
+		expect(get.headers!['X-Signature']).toBe(opensslHmac('secret-1', '/nac/api/v1/pg/orders/check-status'));
+		const del = await credential.authenticate(credentials, { method: 'DELETE', url: '/customer/c/digitalCards/d' });
+		expect(del.headers!['X-Signature']).toBe(opensslHmac('secret-1', '/customer/c/digitalCards/d'));
+	});
+
+	it('lets per-item headers win over the credential defaults, whatever their case', async () => {
+		const signed = await credential.authenticate(
+			{ ...credentials, merchantIp: '203.0.113.1', userAgent: 'Default UA' },
+			{
+				method: 'GET',
+				url: '/transaction/status/p1',
+				headers: { 'accept-language': 'fr-FR', 'X-MERCHANT-USER-AGENT': 'Item UA' },
+			},
+		);
+		const headers = signed.headers!;
+		expect(headers['accept-language']).toBe('fr-FR');
+		expect(headers['Accept-Language']).toBeUndefined();
+		expect(headers['X-MERCHANT-USER-AGENT']).toBe('Item UA');
+		expect(headers['X-MERCHANT-IP']).toBe('203.0.113.1');
+	});
+});
