@@ -28,13 +28,16 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 	return new NodeOperationError(ctx.getNode(), error instanceof Error ? error : String(error), { itemIndex });
 }
 
-function errorItem(error: ItemError, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = {
-		error: error.message,
-		resCode: (error.context?.resCode as number | null | undefined) ?? null,
-	};
-	if (error.description) json.description = error.description;
-	if (error instanceof NodeOperationError && error.context?.itemIndex !== undefined) json.itemIndex = itemIndex;
+/**
+ * Continue On Fail gives `{ error, resCode, ... }` paired to its input. With "Continue (using error output)",
+ * n8n only routes items whose keys are error/message/details, so the rest moves under `details` there.
+ */
+function errorItem(ctx: IExecuteFunctions, error: ItemError, itemIndex: number): INodeExecutionData {
+	const details: IDataObject = { resCode: (error.context?.resCode as number | null | undefined) ?? null };
+	if (error.description) details.description = error.description;
+	if (error instanceof NodeOperationError) details.itemIndex = itemIndex;
+	const json: IDataObject =
+		ctx.getNode().onError === 'continueErrorOutput' ? { error: error.message, details } : { error: error.message, ...details };
 	return { json, pairedItem: { item: itemIndex } };
 }
 
@@ -71,7 +74,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				}));
 			} catch (error) {
 				const nodeError = toNodeError(this, error, itemIndex);
-				if (this.continueOnFail()) results[itemIndex] = [errorItem(nodeError, itemIndex)];
+				if (this.continueOnFail()) results[itemIndex] = [errorItem(this, nodeError, itemIndex)];
 				else stopError ??= nodeError;
 			}
 		}

@@ -1,0 +1,50 @@
+import type { Sandbox } from '../support/fixtures';
+import { orderParameters, runNode, startSandbox } from '../support/fixtures';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+describe('order.create through n8n\'s engine', () => {
+	it('turns 3 input items into 3 orders, each paired to its input', async () => {
+		const items = [
+			{ amount: 10, receipt: 'R-1' },
+			{ amount: 20.5, receipt: 'R-2' },
+			{ amount: 30.25, receipt: 'R-3' },
+		];
+		const result = await runNode(
+			sandbox,
+			orderParameters({
+				amount: '={{ $json.amount }}',
+				additionalFields: { receiptId: '={{ $json.receipt }}', description: 'Engine test' },
+			}),
+			items,
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(3);
+		result.items.forEach((item, index) => {
+			expect(item.pairedItem).toEqual({ item: index });
+			expect(item.json).toEqual({
+				orderId: expect.stringMatching(/^ord_/),
+				receiptId: items[index].receipt,
+				amount: items[index].amount,
+				currency: 'USD',
+			});
+		});
+
+		const sent = sandbox.requests.filter((request) => request.apiPath === '/order');
+		expect(sent).toHaveLength(3);
+		expect(sent.map((request) => request.status)).toEqual([200, 200, 200]);
+		expect(JSON.parse(sent[1].body)).toEqual({
+			amount: 20.5,
+			currency: 'USD',
+			uiMode: 'checkout',
+			receiptId: 'R-2',
+			description: 'Engine test',
+			customerFields: { name: 'Jane Doe', email: 'jane@example.com', phone: '91234567' },
+		});
+	});
+});

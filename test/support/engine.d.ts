@@ -1,0 +1,110 @@
+import type {
+	ExecutionStatus,
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IRun,
+	IRunData,
+	IVersionedNodeType,
+	IWorkflowSettings,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+type ClassOrInstance<T> = (new () => T) | T;
+
+export type NodeTypeInput = ClassOrInstance<INodeType | IVersionedNodeType>;
+export type CredentialTypeInput = ClassOrInstance<ICredentialType>;
+
+export interface RunWorkflowOptions {
+	/** The node class (or an instance). Registered as `<packageName>.<description.name>`. */
+	nodeType: NodeTypeInput;
+	/** The credential class (or an instance) the node uses; registered under its `name`. */
+	credentialType?: CredentialTypeInput;
+	/** Field values of that credential. Defaults and `={{ }}` expressions are applied like n8n does. */
+	credentials?: ICredentialDataDecryptedObject;
+	/** Node parameters; values starting with `=` are n8n expressions, resolved per item. */
+	parameters?: INodeParameters;
+	/** Input items as plain JSON objects, emitted by the harness's start node. Default: `[{}]`. */
+	items?: IDataObject[];
+	/** Shorthand for `onError: 'continueRegularOutput'`. */
+	continueOnFail?: boolean;
+	/** The node's "On Error" setting; wins over `continueOnFail`. */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	/** Node name in the workflow. Default: `description.defaults.name`. */
+	nodeName?: string;
+	/** Default: the node's latest version. */
+	typeVersion?: number;
+	/** Prefix of the node type name. Default: `name` from the project's package.json. */
+	packageName?: string;
+	/** Further credential types to register (e.g. parents named in `extends`). */
+	extraCredentialTypes?: CredentialTypeInput[];
+	/** Data for further credential types, keyed by credential type name; also set on the node. */
+	credentialsByType?: Record<string, ICredentialDataDecryptedObject>;
+	/** Default: `'manual'`. */
+	mode?: WorkflowExecuteMode;
+	/** Merged over `{ executionOrder: 'v1' }`. */
+	workflowSettings?: IWorkflowSettings;
+}
+
+/**
+ * The node error as WorkflowExecute records it: a plain copy of the thrown
+ * NodeApiError / NodeOperationError with its own properties plus message and stack.
+ */
+export interface RecordedNodeError {
+	name?: string;
+	message: string;
+	description?: string | null;
+	httpCode?: string | null;
+	context?: IDataObject;
+	node?: INode;
+	stack?: string;
+	[key: string]: unknown;
+}
+
+export interface RunWorkflowResult {
+	/** Output 0 of the node under test (with pairedItem). Empty when the node failed. */
+	items: INodeExecutionData[];
+	/** All outputs of the node under test (output 1 is the error output with `continueErrorOutput`). */
+	outputs: INodeExecutionData[][];
+	/**
+	 * The node's error, or the execution's error if the run failed before the node ran.
+	 * When the engine refuses to start because of parameter issues (e.g. a required
+	 * parameter is missing), this is the thrown `WorkflowHasIssuesError` and `run` is undefined.
+	 */
+	error?: RecordedNodeError;
+	runData: IRunData;
+	status: ExecutionStatus;
+	/** The complete IRun returned by WorkflowExecute. */
+	run?: IRun;
+	nodeExecutionOrder: string[];
+	/** Credential data written back during the run (preAuthentication / OAuth token refresh). */
+	credentialUpdates: Array<{ type: string; data: ICredentialDataDecryptedObject }>;
+}
+
+export function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkflowResult>;
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+export interface TestCredentialOptions {
+	extraCredentialTypes?: CredentialTypeInput[];
+}
+
+/**
+ * Runs the credential's `test` request the way n8n's credentials tester does and
+ * reports `{ status, message }` as the n8n UI would show it.
+ */
+export function testCredential(
+	credentialType: CredentialTypeInput,
+	credentialsData: ICredentialDataDecryptedObject,
+	options?: TestCredentialOptions,
+): Promise<CredentialTestResult>;
+
+/** Performs the one-time DI container / expression engine setup (done implicitly by the functions above). */
+export function ensureSetup(): void;

@@ -1,0 +1,83 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
+import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
+import type { Sandbox } from '../../sandbox/gateway';
+import { startSandbox } from '../../sandbox/gateway';
+import type { RunWorkflowOptions, RunWorkflowResult } from './engine';
+import { runWorkflow } from './engine';
+
+export { startSandbox };
+export type { Sandbox };
+
+/** The credential as a user would fill it in for the sandbox. */
+export function sandboxCredentials(sandbox: Sandbox, overrides: IDataObject = {}): IDataObject {
+	return {
+		baseUrl: sandbox.baseUrl,
+		checkoutBaseUrl: sandbox.checkoutBaseUrl,
+		clientId: sandbox.clients.active.clientId,
+		clientSecret: sandbox.clients.active.clientSecret,
+		cardEncryptionKey: sandbox.cardEncryptionKey,
+		merchantDomain: 'https://shop.example.com',
+		merchantIp: '',
+		browserFingerprint: '',
+		userAgent: '',
+		acceptLanguage: 'en-US',
+		...overrides,
+	};
+}
+
+/** Runs the Payment Gateway node through n8n's engine against the sandbox. */
+export async function runNode(
+	sandbox: Sandbox,
+	parameters: IDataObject,
+	items: IDataObject[] = [{}],
+	extra: Partial<RunWorkflowOptions> & { credentials?: IDataObject } = {},
+): Promise<RunWorkflowResult> {
+	return await runWorkflow({
+		nodeType: PaymentGateway,
+		credentialType: PaymentGatewayApi,
+		...extra,
+		credentials: sandboxCredentials(sandbox, extra.credentials ?? {}),
+		parameters: parameters as RunWorkflowOptions['parameters'],
+		items,
+	});
+}
+
+export const customer = {
+	customerName: 'Jane Doe',
+	customerEmail: 'jane@example.com',
+	customerPhone: '91234567',
+};
+
+export function orderParameters(overrides: IDataObject = {}): IDataObject {
+	return { resource: 'order', operation: 'create', amount: 25.5, currency: 'USD', uiMode: 'checkout', ...customer, ...overrides };
+}
+
+/** Two years ahead, so the test cards never expire. */
+export const futureYear = String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0');
+
+export function initiateParameters(orderId: string, overrides: IDataObject = {}): IDataObject {
+	return {
+		resource: 'transaction',
+		operation: 'initiate',
+		orderId,
+		paymentMode: 'card',
+		cardNumber: '4111111111111111',
+		cardExpMonth: '12',
+		cardExpYear: futureYear,
+		cardCVV: '123',
+		cardHolderName: 'Jane Doe',
+		redirectionUrl: 'https://shop.example.com/payment/done',
+		secureCard: false,
+		customerAuthentication: 'cvvAndOtp',
+		...overrides,
+	};
+}
+
+/** Creates an order through the node and returns its orderId. */
+export async function createOrder(sandbox: Sandbox, overrides: IDataObject = {}): Promise<string> {
+	const result = await runNode(sandbox, orderParameters(overrides));
+	if (result.error) throw new Error(`order creation failed: ${result.error.message}`);
+	return result.items[0].json.orderId as string;
+}
