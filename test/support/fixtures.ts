@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
@@ -11,7 +11,10 @@ export { startSandbox };
 export type { Sandbox };
 
 /** The credential as a user would fill it in for the sandbox. */
-export function sandboxCredentials(sandbox: Sandbox, overrides: IDataObject = {}): IDataObject {
+export function sandboxCredentials(
+	sandbox: Sandbox,
+	overrides: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject {
 	return {
 		baseUrl: sandbox.baseUrl,
 		checkoutBaseUrl: sandbox.checkoutBaseUrl,
@@ -32,7 +35,7 @@ export async function runNode(
 	sandbox: Sandbox,
 	parameters: IDataObject,
 	items: IDataObject[] = [{}],
-	extra: Partial<RunWorkflowOptions> & { credentials?: IDataObject } = {},
+	extra: Partial<RunWorkflowOptions> = {},
 ): Promise<RunWorkflowResult> {
 	return await runWorkflow({
 		nodeType: PaymentGateway,
