@@ -175,21 +175,26 @@ export class PaymentGatewayApi implements ICredentialType {
 		return signed;
 	}
 
+	/**
+	 * Any answer but a 401 proves the pair works (an unknown customer may be answered with an empty list or a 404),
+	 * so HTTP errors are read as bodies and only the gateway's 401 fails the test. It also keeps n8n from sending
+	 * the request a second time after a 401.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: CREDENTIAL_TEST_PATH,
 			method: 'GET',
+			ignoreHttpStatusErrors: true,
 		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'status',
-					value: 'failure',
-					message: 'The gateway accepted the connection but refused the request: check the client ID and secret',
-				},
+		rules: [401, '401'].map((resCode) => ({
+			type: 'responseSuccessBody' as const,
+			properties: {
+				key: 'resCode',
+				value: resCode,
+				message:
+					'The gateway refused the credentials (401): check the Client ID and Client Secret, and that the client is active',
 			},
-		],
+		})),
 	};
 }
