@@ -20,6 +20,8 @@ interface Advice {
 	description: string;
 }
 
+const MOVES_MONEY: Endpoint[] = ['createOrder', 'createCheckout', 'initiate'];
+
 const CHECK_STATUS_FIRST =
 	'Check the order with Status → Get by Order ID before initiating again, so that the customer is not charged twice.';
 
@@ -80,7 +82,14 @@ const ADVICE: Advice[] = [
 	{
 		resCode: 404,
 		endpoints: ['initiate'],
+		message: /merchant/i,
 		description: "No payment route is set up for this merchant account. Contact the gateway's support.",
+	},
+	{
+		resCode: 404,
+		endpoints: ['initiate'],
+		description:
+			'The gateway does not know this order. Check that the Order ID comes from Order → Create with the same credential.',
 	},
 	{
 		resCode: 409,
@@ -131,7 +140,12 @@ function adviceFor(endpoint: Endpoint, resCode: number | undefined, message: str
 			(advice.message === undefined || advice.message.test(message)),
 	);
 	if (match) return match.description;
-	if (resCode !== undefined && resCode >= 500) return 'The gateway had an error. Try again later.';
+	if (resCode !== undefined && resCode >= 500) {
+		// A 502 or 504 from a proxy may hide a request that reached the gateway.
+		return MOVES_MONEY.includes(endpoint)
+			? `The gateway or a proxy in front of it failed. ${CHECK_STATUS_FIRST}`
+			: 'The gateway had an error. Try again later.';
+	}
 	return undefined;
 }
 
