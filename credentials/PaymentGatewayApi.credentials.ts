@@ -13,6 +13,13 @@ import { signRequest } from '../nodes/PaymentGateway/transport/crypto';
 /** A customer id that no onboarding produces: listing its cards reads nothing and changes nothing. */
 const CREDENTIAL_TEST_PATH = '/customer/n8n-credential-test/digitalCards';
 
+const WRONG_BASE_URL =
+	'The Base URL does not reach the merchant API: it should end where the endpoint paths (/order, /customer/…) begin';
+
+function testRule(key: string, value: unknown, message: string) {
+	return { type: 'responseSuccessBody' as const, properties: { key, value, message } };
+}
+
 const DEFAULT_USER_AGENT = 'n8n-nodes-payment-gateway (server-side workflow)';
 
 function headerValue(headers: IDataObject, name: string): unknown {
@@ -176,9 +183,9 @@ export class PaymentGatewayApi implements ICredentialType {
 	}
 
 	/**
-	 * Any answer but a 401 proves the pair works (an unknown customer may be answered with an empty list or a 404),
-	 * so HTTP errors are read as bodies and only the gateway's 401 fails the test. It also keeps n8n from sending
-	 * the request a second time after a 401.
+	 * A working pair may still be answered with an error about the probe customer (an empty list or a 404 are both
+	 * plausible), so HTTP errors are read as bodies and the rules pick out the answers that mean a wrong setup.
+	 * Reading them as bodies also keeps n8n from sending the request a second time after a 401.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -187,14 +194,24 @@ export class PaymentGatewayApi implements ICredentialType {
 			method: 'GET',
 			ignoreHttpStatusErrors: true,
 		},
-		rules: [401, '401'].map((resCode) => ({
-			type: 'responseSuccessBody' as const,
-			properties: {
-				key: 'resCode',
-				value: resCode,
-				message:
+		rules: [
+			...[401, '401'].map((resCode) =>
+				testRule(
+					'resCode',
+					resCode,
 					'The gateway refused the credentials (401): check the Client ID and Client Secret, and that the client is active',
-			},
-		})),
+				),
+			),
+			...[400, '400'].map((resCode) =>
+				testRule(
+					'resCode',
+					resCode,
+					'The gateway refused the request (400): check Merchant Domain and the default header fields',
+				),
+			),
+			testRule('message', 'No route found', WRONG_BASE_URL),
+			// Every answer of the merchant API carries `status`; a page without one comes from somewhere else.
+			testRule('status', undefined, WRONG_BASE_URL),
+		],
 	};
 }
