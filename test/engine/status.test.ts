@@ -1,0 +1,473 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Sandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, startSandbox } from '../support/fixtures';
+
+// status.getByOrderId (long path) and status.getByPaymentId (short path) through n8n's engine against the
+// sandbox, with the item runner's concurrency and the transport's retries.
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => {
+	sandbox.reset();
+	sandbox.setLatency(0);
+});
+
+const CHECK_STATUS_PATH = '/nac/api/v1/pg/orders/check-status';
+
+function byOrderId(orderId: string, options: IDataObject = {}): IDataObject {
+	return { resource: 'status', operation: 'getByOrderId', orderId, options };
+}
+
+function byPaymentId(paymentId: string, options: IDataObject = {}): IDataObject {
+	return { resource: 'status', operation: 'getByPaymentId', paymentId, options };
+}
+
+/** Creates an order and initiates a card payment for it; returns both ids. */
+async function pendingPayment(overrides: IDataObject = {}, orderOverrides: IDataObject = {}) {
+	const orderId = await createOrder(sandbox, orderOverrides);
+	const result = await runNode(sandbox, initiateParameters(orderId, overrides));
+	if (result.error) throw new Error(`initiate failed: ${result.error.message}`);
+	const paymentId = result.items[0].json.paymentId as string;
+	expect(paymentId).toBeTruthy();
+	return { orderId, paymentId };
+}
+
+describe('status after a payment', () => {
+	it('is pending after initiation, success after successful authentication (by order id and by payment id)', async () => {
+		const { orderId, paymentId } = await pendingPayment();
+
+		const pendingByOrder = await runNode(sandbox, byOrderId(orderId));
+		expect(pendingByOrder.error).toBeUndefined();
+		expect(pendingByOrder.items[0].json).toMatchObject({ orderId, paymentId, status: 'pending' });
+		const pendingByPayment = await runNode(sandbox, byPaymentId(paymentId));
+		expect(pendingByPayment.items[0].json).toMatchObject({ orderId, paymentId, status: 'pending' });
+
+		const record = sandbox.completeAuthentication(paymentId, 'success');
+		sandbox.clearLog();
+
+		const byOrder = await runNode(sandbox, byOrderId(orderId));
+		expect(byOrder.error).toBeUndefined();
+		expect(byOrder.items).toHaveLength(1);
+		expect(byOrder.items[0].pairedItem).toEqual({ item: 0 });
+		// The flat record as the gateway gives it, no envelope.
+		expect(byOrder.items[0].json).toEqual(record);
+		expect(byOrder.items[0].json).toMatchObject({
+			orderId,
+			paymentId,
+			status: 'success',
+			amount: 25.5,
+			signature: expect.stringMatching(/^[0-9a-f]{64}$/),
+			paymentDetails: { paymentMethod: 'card', cardNetwork: 'VISA', cardType: 'credit' },
+		});
+
+		const byPayment = await runNode(sandbox, byPaymentId(paymentId));
+		expect(byPayment.error).toBeUndefined();
+		expect(byPayment.items[0].json).toEqual(record);
+
+		expect(sandbox.requests.map((request) => [request.method, request.path, request.status])).toEqual([
+			['GET', `${CHECK_STATUS_PATH}?orderId=${orderId}`, 200],
+			['GET', `${new URL(sandbox.baseUrl).pathname}/transaction/status/${paymentId}`, 200],
+		]);
+	});
+
+	it('a failed authentication is data (status "failure"), not an error', async () => {
+		const { orderId, paymentId } = await pendingPayment();
+		sandbox.completeAuthentication(paymentId, 'failure');
+
+		const byOrder = await runNode(sandbox, byOrderId(orderId));
+		expect(byOrder.error).toBeUndefined();
+		expect(byOrder.status).toBe('success');
+		expect(byOrder.items[0].json).toMatchObject({ orderId, paymentId, status: 'failure' });
+
+		const byPayment = await runNode(sandbox, byPaymentId(paymentId));
+		expect(byPayment.error).toBeUndefined();
+		expect(byPayment.items[0].json).toMatchObject({ orderId, paymentId, status: 'failure' });
+	});
+
+	it('a declined card ends "failure" even after successful authentication', async () => {
+		const { orderId, paymentId } = await pendingPayment({ cardNumber: '4393570006367857' });
+		sandbox.completeAuthentication(paymentId, 'success');
+		const result = await runNode(sandbox, byOrderId(orderId));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.status).toBe('failure');
+	});
+
+	it('an order without a payment reports "created"', async () => {
+		const orderId = await createOrder(sandbox);
+		const result = await runNode(sandbox, byOrderId(orderId));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ orderId, status: 'created', paymentId: '' });
+	});
+});
+
+describe('status errors', () => {
+	it('unknown order id → error with resCode 404', async () => {
+		const result = await runNode(sandbox, byOrderId('ord_does_not_exist'));
+		expect(result.status).toBe('error');
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe('Order not found');
+		expect(result.error?.httpCode).toBe('404');
+		expect(result.error?.context?.resCode).toBe(404);
+	});
+
+	it('unknown payment id → error with resCode 404', async () => {
+		const result = await runNode(sandbox, byPaymentId('pay_does_not_exist'));
+		expect(result.error?.message).toBe('Payment not found');
+		expect(result.error?.context?.resCode).toBe(404);
+	});
+
+	it('unknown ids under Continue On Fail are paired error items with resCode 404', async () => {
+		const { orderId } = await pendingPayment();
+		const result = await runNode(sandbox, byOrderId('={{ $json.id }}'), [{ id: 'ord_nope' }, { id: orderId }], {
+			continueOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(2);
+		expect(result.items[0]).toEqual({
+			json: expect.objectContaining({ error: 'Order not found', resCode: 404 }),
+			pairedItem: { item: 0 },
+		});
+		expect(result.items[1]).toEqual({
+			json: expect.objectContaining({ orderId, status: 'pending' }),
+			pairedItem: { item: 1 },
+		});
+	});
+
+	it('an empty id from an expression is refused before sending', async () => {
+		const result = await runNode(sandbox, byPaymentId('={{ $json.paymentId }}'), [{}]);
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toContain('paymentId');
+		expect(result.error?.message).toContain('[item 0]');
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	it.each([
+		['a slash', 'pay/../../order', 'pay%2F..%2F..%2Forder'],
+		['a question mark', 'pay_1?orderId=x', 'pay_1%3ForderId%3Dx'],
+		['a hash and a space', 'pay #1', 'pay%20%231'],
+	])('a paymentId with %s is URL-encoded into one path segment', async (_name, paymentId, encoded) => {
+		const result = await runNode(sandbox, byPaymentId(paymentId));
+		// The sandbox only answers "not found" once the (encoded) path was signed correctly.
+		expect(result.error?.message).toBe('Payment not found');
+		expect(sandbox.requests).toHaveLength(1);
+		expect(sandbox.requests[0].path).toBe(`${new URL(sandbox.baseUrl).pathname}/transaction/status/${encoded}`);
+		expect(sandbox.requests[0].apiPath).toBe(`/transaction/status/${encoded}`);
+		expect(sandbox.requests[0].status).toBe(404);
+	});
+
+	it('an orderId with & and = stays one query parameter', async () => {
+		const result = await runNode(sandbox, byOrderId('ord_1&orderId=ord_2'));
+		expect(result.error?.message).toBe('Order not found');
+		const url = new URL(sandbox.requests[0].path, sandbox.url);
+		expect(url.pathname).toBe(CHECK_STATUS_PATH);
+		expect(url.searchParams.getAll('orderId')).toEqual(['ord_1&orderId=ord_2']);
+	});
+});
+
+/**
+ * A pass-through HTTP proxy in front of the sandbox that counts requests in flight (from arrival until the
+ * answer is fully sent) and can add a per-request delay. It observes the node from the network side only.
+ */
+interface CountingProxy {
+	url: string;
+	maxInFlight: number;
+	inFlight: number;
+	delayFor: (path: string) => number;
+	close(): Promise<void>;
+}
+
+async function startCountingProxy(target: string): Promise<CountingProxy> {
+	const targetUrl = new URL(target);
+	const proxy: CountingProxy = {
+		url: '',
+		maxInFlight: 0,
+		inFlight: 0,
+		delayFor: () => 0,
+		close: async () => {},
+	};
+	const server = http.createServer((req, res) => {
+		proxy.inFlight++;
+		proxy.maxInFlight = Math.max(proxy.maxInFlight, proxy.inFlight);
+		let done = false;
+		const finished = () => {
+			if (!done) proxy.inFlight--;
+			done = true;
+		};
+		res.on('finish', finished);
+		res.on('close', finished);
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			setTimeout(() => {
+				const upstream = http.request(
+					{
+						host: targetUrl.hostname,
+						port: targetUrl.port,
+						method: req.method,
+						path: req.url,
+						headers: { ...req.headers, host: targetUrl.host },
+					},
+					(answer) => {
+						res.writeHead(answer.statusCode ?? 502, answer.headers);
+						answer.pipe(res);
+					},
+				);
+				upstream.on('error', () => {
+					res.writeHead(502);
+					res.end();
+				});
+				upstream.end(Buffer.concat(chunks));
+			}, proxy.delayFor(req.url ?? ''));
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	proxy.close = async () => {
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
+	};
+	return proxy;
+}
+
+describe('concurrency', () => {
+	let proxy: CountingProxy;
+	let orderIds: string[];
+
+	beforeAll(async () => {
+		proxy = await startCountingProxy(sandbox.url);
+	});
+	afterAll(async () => await proxy.close());
+
+	beforeEach(async () => {
+		const created = await runNode(
+			sandbox,
+			orderParameters({ amount: '={{ $json.amount }}', additionalFields: { receiptId: '={{ "R-" + $json.n }}' } }),
+			[1, 2, 3, 4, 5, 6].map((n) => ({ n, amount: n })),
+		);
+		expect(created.error).toBeUndefined();
+		orderIds = created.items.map((item) => item.json.orderId as string);
+		expect(new Set(orderIds).size).toBe(6);
+		proxy.maxInFlight = 0;
+		// Earlier items answer later, so that completion order differs from input order.
+		proxy.delayFor = (path) => {
+			const index = orderIds.findIndex((id) => path.includes(id));
+			return index < 0 ? 0 : (orderIds.length - index) * 20;
+		};
+		sandbox.clearLog();
+		sandbox.setLatency(150);
+	});
+
+	const viaProxy = () => ({
+		credentials: { baseUrl: proxy.url + new URL(sandbox.baseUrl).pathname, checkoutBaseUrl: proxy.url },
+	});
+
+	it.each(['getByOrderId', 'getByPaymentId'])(
+		'%s with concurrency 3: 6 outputs in input order, at most 3 requests in flight',
+		async (operation) => {
+			let ids = [...orderIds];
+			let parameters: IDataObject;
+			if (operation === 'getByOrderId') {
+				parameters = byOrderId('={{ $json.id }}', { concurrency: 3 });
+			} else {
+				// Give every order a payment first (without latency), then look the payments up.
+				sandbox.setLatency(0);
+				const paymentIds: string[] = [];
+				for (const orderId of orderIds) {
+					const initiated = await runNode(sandbox, initiateParameters(orderId));
+					paymentIds.push(initiated.items[0].json.paymentId as string);
+				}
+				ids = paymentIds;
+				proxy.delayFor = (path) => {
+					const index = ids.findIndex((id) => path.includes(id));
+					return index < 0 ? 0 : (ids.length - index) * 20;
+				};
+				sandbox.clearLog();
+				sandbox.setLatency(150);
+				parameters = byPaymentId('={{ $json.id }}', { concurrency: 3 });
+			}
+
+			const started = Date.now();
+			const result = await runNode(sandbox, parameters, ids.map((id) => ({ id })), viaProxy());
+			const elapsed = Date.now() - started;
+
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(6);
+			result.items.forEach((item, index) => {
+				expect(item.pairedItem).toEqual({ item: index });
+				expect(item.json[operation === 'getByOrderId' ? 'orderId' : 'paymentId']).toBe(ids[index]);
+			});
+			expect(sandbox.requests).toHaveLength(6);
+			expect(proxy.maxInFlight).toBeLessThanOrEqual(3);
+			expect(proxy.maxInFlight).toBeGreaterThan(1);
+			// Six requests of 150 ms latency plus 20-120 ms proxy delay, three at a time: about two rounds
+			// (~500 ms), never one, and well under the ~1320 ms one at a time would take.
+			expect(elapsed).toBeGreaterThanOrEqual(2 * 150);
+			expect(elapsed).toBeLessThan(1100);
+		},
+	);
+
+	it('without the option, one request at a time', async () => {
+		const result = await runNode(
+			sandbox,
+			byOrderId('={{ $json.orderId }}'),
+			orderIds.map((orderId) => ({ orderId })),
+			viaProxy(),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.orderId)).toEqual(orderIds);
+		expect(proxy.maxInFlight).toBe(1);
+		// Arrival times in the sandbox log are at least one latency apart.
+		const times = sandbox.requests.map((request) => Date.parse(request.time));
+		for (let index = 1; index < times.length; index++) {
+			expect(times[index] - times[index - 1]).toBeGreaterThanOrEqual(140);
+		}
+	});
+
+	it('with concurrency 3, the sandbox log shows requests arriving together and never more than 3 per round', async () => {
+		const result = await runNode(
+			sandbox,
+			byOrderId('={{ $json.orderId }}', { concurrency: 3 }),
+			orderIds.map((orderId) => ({ orderId })),
+		);
+		expect(result.error).toBeUndefined();
+		const times = sandbox.requests.map((request) => Date.parse(request.time)).sort((a, b) => a - b);
+		expect(times).toHaveLength(6);
+		// A request occupies at least [arrival, arrival + 150 ms]: count arrivals inside any 100 ms window.
+		const crowd = Math.max(...times.map((start) => times.filter((time) => time >= start && time < start + 100).length));
+		expect(crowd).toBeGreaterThan(1);
+		expect(crowd).toBeLessThanOrEqual(3);
+	});
+
+	it('a failing item under Continue On Fail keeps its place among concurrent outputs', async () => {
+		const ids = [...orderIds];
+		ids[2] = 'ord_unknown';
+		const result = await runNode(
+			sandbox,
+			byOrderId('={{ $json.orderId }}', { concurrency: 3 }),
+			ids.map((orderId) => ({ orderId })),
+			{ ...viaProxy(), continueOnFail: true },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(6);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(ids.map((_id, item) => ({ item })));
+		expect(result.items[2].json).toMatchObject({ error: 'Order not found', resCode: 404 });
+		result.items.forEach((item, index) => {
+			if (index !== 2) expect(item.json.orderId).toBe(ids[index]);
+		});
+	});
+});
+
+describe('retries', () => {
+	let orderId: string;
+	let paymentId: string;
+	beforeEach(async () => {
+		({ orderId, paymentId } = await pendingPayment());
+		sandbox.clearLog();
+	});
+
+	it('getByOrderId: two 503s and maxRetries 2 → success after 3 requests', async () => {
+		sandbox.injectFault({ match: 'check-status', status: 503, count: 2, retryAfter: 0 });
+		const result = await runNode(sandbox, byOrderId(orderId, { maxRetries: 2 }));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ orderId, status: 'pending' });
+		expect(sandbox.requests.map((request) => request.status)).toEqual([503, 503, 200]);
+	});
+
+	it('getByOrderId: maxRetries 0 → error resCode 503 after exactly 1 request', async () => {
+		sandbox.injectFault({ match: 'check-status', status: 503, count: 2, retryAfter: 0 });
+		const result = await runNode(sandbox, byOrderId(orderId, { maxRetries: 0 }));
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.context?.resCode).toBe(503);
+		expect(result.error?.httpCode).toBe('503');
+		expect(result.error?.message).toBe('Service temporarily unavailable');
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it('getByOrderId: without the option, no retry', async () => {
+		sandbox.injectFault({ match: 'check-status', status: 503, count: 1, retryAfter: 0 });
+		const result = await runNode(sandbox, byOrderId(orderId));
+		expect(result.error?.context?.resCode).toBe(503);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it('getByOrderId: retries run out → the last failure is the error', async () => {
+		sandbox.injectFault({ match: 'check-status', status: 503, count: 3, retryAfter: 0 });
+		const result = await runNode(sandbox, byOrderId(orderId, { maxRetries: 2 }));
+		expect(result.error?.context?.resCode).toBe(503);
+		expect(sandbox.requests).toHaveLength(3);
+	});
+
+	it('getByPaymentId: a 500 is retried too', async () => {
+		sandbox.injectFault({ match: '/transaction/status/', status: 500, count: 1, retryAfter: 0 });
+		const result = await runNode(sandbox, byPaymentId(paymentId, { maxRetries: 1 }));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ paymentId, status: 'pending' });
+		expect(sandbox.requests.map((request) => request.status)).toEqual([500, 200]);
+	});
+
+	it('a 404 is not retried', async () => {
+		const result = await runNode(sandbox, byPaymentId('pay_unknown', { maxRetries: 3 }));
+		expect(result.error?.context?.resCode).toBe(404);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it('a 429 with Retry-After: 1 is honoured', async () => {
+		sandbox.injectFault({ match: 'check-status', status: 429, count: 1, retryAfter: 1 });
+		const started = Date.now();
+		const result = await runNode(sandbox, byOrderId(orderId, { maxRetries: 1 }));
+		const elapsed = Date.now() - started;
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.status).toBe('pending');
+		expect(sandbox.requests.map((request) => request.status)).toEqual([429, 200]);
+		expect(elapsed).toBeGreaterThanOrEqual(950);
+		const [first, second] = sandbox.requests.map((request) => Date.parse(request.time));
+		expect(second - first).toBeGreaterThanOrEqual(950);
+	});
+
+	it('a 429 without retries is an error with resCode 429', async () => {
+		sandbox.injectFault({ match: 'check-status', status: 429, count: 1, retryAfter: 1 });
+		const result = await runNode(sandbox, byOrderId(orderId));
+		expect(result.error?.context?.resCode).toBe(429);
+		expect(result.error?.message).toBe('Too many requests');
+		expect(result.error?.description).toMatch(/Max Retries/);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+});
+
+describe('writes are never retried', () => {
+	it('order.create: a 503 is an error after exactly 1 request, even with a retry option forced in', async () => {
+		sandbox.injectFault({ match: '/order', status: 503, count: 3, retryAfter: 0 });
+		const result = await runNode(sandbox, orderParameters({ options: { maxRetries: 3 } }));
+		expect(result.status).toBe('error');
+		expect(result.error?.context?.resCode).toBe(503);
+		expect(sandbox.requests).toHaveLength(1);
+		expect(sandbox.requests[0].apiPath).toBe('/order');
+	});
+
+	it('order.createCheckout: a 503 is an error after exactly 1 request', async () => {
+		sandbox.injectFault({ match: 'create-checkout', status: 503, count: 3, retryAfter: 0 });
+		const result = await runNode(sandbox, orderParameters({ operation: 'createCheckout', redirectType: 'post' }));
+		expect(result.error?.context?.resCode).toBe(503);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it('transaction.initiate: a 503 is an error after exactly 1 request; the payment was never started', async () => {
+		const orderId = await createOrder(sandbox);
+		sandbox.clearLog();
+		sandbox.injectFault({ match: '/transaction/initiate', status: 503, count: 3, retryAfter: 0 });
+		const result = await runNode(sandbox, initiateParameters(orderId, { options: { maxRetries: 3 } }));
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.context?.resCode).toBe(503);
+		expect(sandbox.requests).toHaveLength(1);
+		expect(sandbox.requests[0].apiPath).toBe('/transaction/initiate');
+
+		const status = await runNode(sandbox, byOrderId(orderId));
+		expect(status.items[0].json.status).toBe('created');
+	});
+});
