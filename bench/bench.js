@@ -45,14 +45,7 @@ async function timed(run) {
 
 async function main() {
 	const sandbox = await startSandbox();
-	const credentials = {
-		baseUrl: sandbox.baseUrl,
-		checkoutBaseUrl: sandbox.checkoutBaseUrl,
-		clientId: sandbox.clients.active.clientId,
-		clientSecret: sandbox.clients.active.clientSecret,
-		cardEncryptionKey: sandbox.cardEncryptionKey,
-		merchantDomain: 'https://shop.example.com',
-	};
+	const credentials = sandbox.credentialData();
 	const run = (parameters, items) =>
 		runWorkflow({ nodeType: PaymentGateway, credentialType: PaymentGatewayApi, credentials, parameters, items });
 

@@ -54,6 +54,15 @@ export interface Sandbox {
 	clients: { active: SandboxClient; inactive: SandboxClient };
 	cardEncryptionKey: string;
 	requests: LoggedRequest[];
+	/** The n8n credential's fields for the active client, merchant domain https://shop.example.com. */
+	credentialData<T extends object = Record<string, never>>(overrides?: T): {
+		baseUrl: string;
+		checkoutBaseUrl: string;
+		clientId: string;
+		clientSecret: string;
+		cardEncryptionKey: string;
+		merchantDomain: string;
+	} & T;
 	clearLog(): void;
 	reset(): void;
 	setLatency(ms: number): void;

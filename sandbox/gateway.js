@@ -798,6 +798,18 @@ function startSandbox(options = {}) {
 		clients: { active: { ...clients.active }, inactive: { ...clients.inactive } },
 		cardEncryptionKey,
 		requests,
+		/** The fields of the n8n credential "Payment Gateway API" that reach this sandbox as the active client. */
+		credentialData(overrides = {}) {
+			return {
+				baseUrl: sandbox.baseUrl,
+				checkoutBaseUrl: sandbox.checkoutBaseUrl,
+				clientId: sandbox.clients.active.clientId,
+				clientSecret: sandbox.clients.active.clientSecret,
+				cardEncryptionKey: sandbox.cardEncryptionKey,
+				merchantDomain: 'https://shop.example.com',
+				...overrides,
+			};
+		},
 		clearLog() {
 			requests.length = 0;
 		},

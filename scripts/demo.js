@@ -31,14 +31,7 @@ function print(title, result) {
 
 async function main() {
 	const sandbox = await startSandbox();
-	const credentials = {
-		baseUrl: sandbox.baseUrl,
-		checkoutBaseUrl: sandbox.checkoutBaseUrl,
-		clientId: sandbox.clients.active.clientId,
-		clientSecret: sandbox.clients.active.clientSecret,
-		cardEncryptionKey: sandbox.cardEncryptionKey,
-		merchantDomain: 'https://shop.example.com',
-	};
+	const credentials = sandbox.credentialData();
 	const run = (parameters, items, extra = {}) =>
 		runWorkflow({ nodeType: PaymentGateway, credentialType: PaymentGatewayApi, credentials, parameters, items, ...extra });
 	const expiryYear = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');

@@ -15,19 +15,13 @@ export function sandboxCredentials(
 	sandbox: Sandbox,
 	overrides: ICredentialDataDecryptedObject = {},
 ): ICredentialDataDecryptedObject {
-	return {
-		baseUrl: sandbox.baseUrl,
-		checkoutBaseUrl: sandbox.checkoutBaseUrl,
-		clientId: sandbox.clients.active.clientId,
-		clientSecret: sandbox.clients.active.clientSecret,
-		cardEncryptionKey: sandbox.cardEncryptionKey,
-		merchantDomain: 'https://shop.example.com',
+	return sandbox.credentialData({
 		merchantIp: '',
 		browserFingerprint: '',
 		userAgent: '',
 		acceptLanguage: 'en-US',
 		...overrides,
-	};
+	});
 }
 
 /** Runs the Payment Gateway node through n8n's engine against the sandbox. */

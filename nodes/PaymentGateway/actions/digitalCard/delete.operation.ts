@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
 import { gatewayRequest } from '../../transport/request';
-import { pathSegment, requireText } from '../../validation';
-import { customerIdField, digitalCardIdField } from './fields';
+import { cardTarget, customerIdField, digitalCardIdField } from './fields';
 
 const properties: INodeProperties[] = [customerIdField, digitalCardIdField, optionsCollection('read')];
 
@@ -14,16 +13,10 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const customerId = requireText('Customer ID (customerId)', this.getNodeParameter('customerId', itemIndex));
-	const digitalCardId = requireText('Digital Card ID (digitalCardId)', this.getNodeParameter('digitalCardId', itemIndex));
+	const { customerId, digitalCardId, path } = cardTarget(this, itemIndex, true);
 	const data = await gatewayRequest.call(
 		this,
-		{
-			endpoint: 'deleteCard',
-			method: 'DELETE',
-			family: 'short',
-			path: `/customer/${pathSegment('Customer ID (customerId)', customerId)}/digitalCards/${pathSegment('Digital Card ID (digitalCardId)', digitalCardId)}`,
-		},
+		{ endpoint: 'deleteCard', method: 'DELETE', family: 'short', path },
 		callSettings(this, itemIndex),
 	);
 	return {

@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection, readOptionsOf } from '../common';
 import { gatewayRequest } from '../../transport/request';
-import { pathSegment, requireText } from '../../validation';
-import { customerIdField } from './fields';
+import { cardTarget, customerIdField } from './fields';
 
 const properties: INodeProperties[] = [
 	customerIdField,
@@ -27,15 +26,10 @@ export const description = updateDisplayOptions(
 
 /** One item per stored card, each carrying the customer and the remaining tokenization limit. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const customerId = requireText('Customer ID (customerId)', this.getNodeParameter('customerId', itemIndex));
+	const { customerId, path } = cardTarget(this, itemIndex, false);
 	const data = await gatewayRequest.call(
 		this,
-		{
-			endpoint: 'listCards',
-			method: 'GET',
-			family: 'short',
-			path: `/customer/${pathSegment('Customer ID (customerId)', customerId)}/digitalCards`,
-		},
+		{ endpoint: 'listCards', method: 'GET', family: 'short', path },
 		callSettings(this, itemIndex),
 	);
 	const cards = Array.isArray(data.digitalCards) ? (data.digitalCards as IDataObject[]) : [];
