@@ -116,6 +116,24 @@ describe('status errors', () => {
 		expect(result.error?.context?.resCode).toBe(404);
 	});
 
+	it('a failure answered with HTTP 200 and no resCode is an error, but a failed payment is data', async () => {
+		sandbox.injectFault({
+			match: 'check-status',
+			status: 200,
+			count: 1,
+			body: { status: 'failure', errMessage: 'Order not found' },
+		});
+		const refused = await runNode(sandbox, byOrderId('ord_unknown_to_this_gateway'));
+		expect(refused.error?.name).toBe('NodeApiError');
+		expect(refused.error?.message).toBe('Order not found');
+
+		const { orderId, paymentId } = await pendingPayment();
+		sandbox.completeAuthentication(paymentId, 'failure');
+		const failedPayment = await runNode(sandbox, byOrderId(orderId));
+		expect(failedPayment.error).toBeUndefined();
+		expect(failedPayment.items[0].json).toMatchObject({ orderId, paymentId, status: 'failure' });
+	});
+
 	it('unknown payment id → error with resCode 404', async () => {
 		const result = await runNode(sandbox, byPaymentId('pay_does_not_exist'));
 		expect(result.error?.message).toBe('Payment not found');

@@ -178,12 +178,17 @@ export async function gatewayRequest(
 			});
 		}
 		const resCode = numericResCode(body);
-		// Short-family failures can come with HTTP 200: the body decides. In the flat long-family answers,
-		// `status` can be a payment's status, so only resCode and the HTTP status decide there.
+		const nested = body.data;
+		const record =
+			body.orderId === undefined && nested !== null && typeof nested === 'object' && !Array.isArray(nested)
+				? (nested as IDataObject)
+				: body;
+		// Failures can come with HTTP 200: the body decides. In the flat long-family answers `status` can be a
+		// payment's status, so a `failure` there is an error only when the body is not about an order.
 		const failed =
 			httpStatus >= 400 ||
 			(resCode !== undefined && resCode !== 200) ||
-			(call.family === 'short' && body.status === 'failure');
+			(body.status === 'failure' && (call.family === 'short' || record.orderId === undefined));
 		if (failed) {
 			throw gatewayError(this.getNode(), call.endpoint, itemIndex, {
 				resCode: resCode ?? httpStatus,
@@ -193,14 +198,9 @@ export async function gatewayRequest(
 			});
 		}
 		if (call.family === 'short') {
-			const data = body.data;
-			return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : {};
+			return nested !== null && typeof nested === 'object' && !Array.isArray(nested) ? (nested as IDataObject) : {};
 		}
 		// Check-status is documented flat, but one sample integration reads it under `data`.
-		const nested = body.data;
-		if (body.orderId === undefined && nested !== null && typeof nested === 'object' && !Array.isArray(nested)) {
-			return nested as IDataObject;
-		}
-		return body;
+		return record;
 	}
 }
