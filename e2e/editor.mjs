@@ -1,15 +1,19 @@
 // Drives the real n8n editor in headless Chromium against the package installed by e2e/editor.sh.
 // Prints one PASS/FAIL line per check and exits non-zero when any check fails.
-// n8n is stopped with SIGTERM in every case (success, failure, Ctrl-C).
+// n8n is stopped with SIGTERM and the sandbox gateway closed in every case (success, failure, Ctrl-C).
 //
 // Environment (set by e2e/editor.sh): EDITOR_NODE (Node 24 binary), EDITOR_N8N_BIN, EDITOR_USER_FOLDER,
 // EDITOR_WORK (scratch folder), EDITOR_SCREENSHOTS; optional EDITOR_PORT (5690), EDITOR_BROKER_PORT (5691),
 // EDITOR_CHROMIUM (/usr/bin/chromium), EDITOR_KEEP_OPEN=1 (leave n8n running for manual inspection).
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import { chromium, selectors } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+const { startSandbox } = require('../sandbox/gateway');
 
 const env = process.env;
 for (const name of ['EDITOR_NODE', 'EDITOR_N8N_BIN', 'EDITOR_USER_FOLDER', 'EDITOR_WORK', 'EDITOR_SCREENSHOTS']) {
@@ -42,6 +46,11 @@ const CREDENTIAL_VIEWPORT = { width: 1400, height: 1400 };
 const NODE_NAME = 'Payment Gateway';
 const ACTION_NAME = 'Initiate a transaction';
 const CREDENTIAL_NAME = 'Payment Gateway API';
+const CREDENTIAL_TYPE = 'paymentGatewayApi';
+/** The path the credential's `test` request lists cards on (a customer no onboarding produces). */
+const CREDENTIAL_TEST_PATH = '/customer/n8n-credential-test/digitalCards';
+/** The fields filled in the credential dialog (the sandbox's values); the others keep their defaults. */
+const CREDENTIAL_UI_FIELDS = ['baseUrl', 'checkoutBaseUrl', 'clientId', 'clientSecret', 'cardEncryptionKey', 'merchantDomain'];
 
 /** Contract parameter names with the labels the editor shows for them. */
 const CARD_MODE_FIELDS = [
@@ -211,6 +220,136 @@ async function setupOwner() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// n8n's credential test through the REST API
+
+/** A REST call with the logged-in session of `context` (the session cookie is bound to the browser-id header). */
+async function rest(context, method, url, data) {
+	const res = await context.request.fetch(url, {
+		method,
+		data,
+		headers: { 'browser-id': BROWSER_ID },
+		failOnStatusCode: false,
+	});
+	const text = await res.text();
+	let body;
+	try {
+		body = JSON.parse(text);
+	} catch {
+		body = undefined;
+	}
+	return { status: res.status(), body, text };
+}
+
+/**
+ * Tests credential data the way the editor does: the credential is stored first (POST /rest/credentials), then
+ * POST /rest/credentials/test sends `{ credentials: { id, name, type, data } }` (n8n 2.41's TestCredentialRequestDto:
+ * `id` is required and must be a credential the user can read) and answers `{ data: { status, message } }`.
+ * The stored credential is deleted afterwards, so that the editor starts without any.
+ */
+async function checkCredentialTests(context, sandbox) {
+	const active = sandbox.clients.active;
+	const inactive = sandbox.clients.inactive;
+	const name = 'Payment Gateway sandbox (REST credential test)';
+	const created = await rest(context, 'POST', '/rest/credentials', {
+		name,
+		type: CREDENTIAL_TYPE,
+		data: sandbox.credentialData(),
+	});
+	const id = created.body?.data?.id;
+	must(
+		created.status === 200 && typeof id === 'string',
+		'credential stored through POST /rest/credentials',
+		`HTTP ${created.status}: ${created.text.slice(0, 300)}`,
+	);
+
+	const cases = [
+		{
+			label: 'active client',
+			data: sandbox.credentialData(),
+			status: 'OK',
+			clientId: active.clientId,
+			gatewayAnswers: (status) => status === 200,
+		},
+		{
+			label: 'wrong client secret',
+			data: sandbox.credentialData({ clientSecret: 'wrong-secret-0123456789abcdef' }),
+			status: 'Error',
+			mentions: '401',
+			clientId: active.clientId,
+			gatewayAnswers: (status) => status === 401,
+		},
+		{
+			label: 'inactive client',
+			data: sandbox.credentialData({ clientId: inactive.clientId, clientSecret: inactive.clientSecret }),
+			status: 'Error',
+			mentions: '401',
+			clientId: inactive.clientId,
+			gatewayAnswers: (status) => status === 401,
+		},
+		{
+			label: 'Base URL without the API prefix',
+			data: sandbox.credentialData({ baseUrl: sandbox.url }),
+			status: 'Error',
+			mentions: 'Base URL',
+			clientId: active.clientId,
+			gatewayAnswers: (status) => status === 404,
+			outsideApi: true,
+		},
+	];
+	try {
+		for (const testCase of cases) {
+			sandbox.clearLog();
+			const from = Date.now();
+			const res = await rest(context, 'POST', '/rest/credentials/test', {
+				credentials: { id, name, type: CREDENTIAL_TYPE, data: testCase.data },
+			});
+			const took = seconds(from);
+			const result = res.body?.data;
+			const message = typeof result?.message === 'string' ? result.message : '';
+			console.log(`  credential test, ${testCase.label}: ${result?.status} "${message}" (${took})`);
+			const statusOk = check(
+				res.status === 200 && result?.status === testCase.status,
+				`credential test (REST), ${testCase.label}: status "${testCase.status}"`,
+				`HTTP ${res.status}: ${res.text.slice(0, 300)}`,
+			);
+			if (statusOk && testCase.mentions) {
+				check(
+					message.includes(testCase.mentions),
+					`credential test (REST), ${testCase.label}: the message mentions "${testCase.mentions}"`,
+					`message "${message}"`,
+				);
+			}
+
+			// The sandbox saw exactly the one signed request of the credential's `test` (no retry after a 401).
+			const seen = [...sandbox.requests];
+			const request = seen[0];
+			const expectedPath = testCase.outsideApi
+				? CREDENTIAL_TEST_PATH
+				: `${new URL(sandbox.baseUrl).pathname}${CREDENTIAL_TEST_PATH}`;
+			check(
+				seen.length === 1 &&
+					request.method === 'GET' &&
+					request.path === expectedPath &&
+					request.clientId === testCase.clientId &&
+					/^Basic /.test(String(request.headers.authorization)) &&
+					/^[0-9a-f]{64}$/.test(String(request.headers['x-signature'])) &&
+					request.headers['x-merchant-domain'] === testCase.data.merchantDomain &&
+					testCase.gatewayAnswers(request.status),
+				`credential test (REST), ${testCase.label}: the sandbox got one signed GET ${expectedPath} as ` +
+					`${testCase.clientId} and answered ${request?.status}`,
+				seen
+					.map((r) => `${r.method} ${r.path} as ${r.clientId} → ${r.status}, signature ${r.headers['x-signature'] ? 'set' : 'missing'}`)
+					.join('; ') || 'no request',
+			);
+		}
+	} finally {
+		const removed = await rest(context, 'DELETE', `/rest/credentials/${id}`);
+		check(removed.status === 200, 'credential deleted through DELETE /rest/credentials/:id', `HTTP ${removed.status}`);
+		sandbox.clearLog();
+	}
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Editor helpers
 
 async function isShown(locator) {
@@ -298,10 +437,11 @@ async function selectedOptionText(scope, name) {
 
 let browser;
 let page;
+let sandbox;
 let interrupted = false;
 
 let cleaning;
-/** Closes Chromium and stops n8n; safe to call from the signal handlers and the main flow at once. */
+/** Closes Chromium, stops n8n and closes the sandbox; safe to call from the signal handlers and the main flow at once. */
 function cleanUp() {
 	cleaning ??= closeEverything();
 	return cleaning;
@@ -312,9 +452,18 @@ async function closeEverything() {
 	browser = undefined;
 	if (env.EDITOR_KEEP_OPEN === '1' && !interrupted) {
 		console.log(`n8n left running on ${BASE} (pid ${n8n?.pid}); stop it with kill -TERM ${n8n?.pid}`);
-		return;
+		console.log('  (the sandbox gateway ends with this script: the saved credential points at a closed port)');
+	} else {
+		await stopN8n();
 	}
-	await stopN8n();
+	if (sandbox) {
+		const closing = sandbox;
+		sandbox = undefined;
+		await closing.close().then(
+			() => console.log('  sandbox gateway closed'),
+			(error) => fail(`sandbox gateway closes (${error?.message ?? error})`),
+		);
+	}
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -327,6 +476,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 async function run() {
+	// Sandbox gateway, in this process
+	sandbox = await startSandbox({ port: 0 });
+	pass(`sandbox gateway listens on ${sandbox.url}`);
+
 	// n8n
 	const fromStart = Date.now();
 	startN8n();
@@ -367,6 +520,9 @@ async function run() {
 		headers: { 'browser-id': BROWSER_ID },
 	});
 	must(login.ok(), 'owner logs in through POST /rest/login', `HTTP ${login.status()}`);
+
+	// n8n's own credential test against the sandbox, through the REST API the editor uses
+	await timed('credential tests through the REST API', () => checkCredentialTests(context, sandbox));
 
 	page = await context.newPage();
 	const pageErrors = [];
@@ -500,15 +656,126 @@ async function run() {
 	check(secretType === 'password', 'credential dialog masks Client Secret', `input type ${secretType}`);
 	const keyType = await inputType(dialog, 'cardEncryptionKey');
 	check(keyType === 'password', 'credential dialog masks Card Encryption Key', `input type ${keyType}`);
+
+	// Fill in the sandbox's values and save: n8n tests the credential on save and shows the outcome in the dialog.
+	const credentialData = sandbox.credentialData();
+	for (const name of CREDENTIAL_UI_FIELDS) {
+		await dialog.getByTestId(`parameter-input-${name}`).locator('input, textarea').first().fill(credentialData[name]);
+	}
+	sandbox.clearLog();
+	const success = dialog.getByTestId('credentials-config-container-test-success');
+	const failure = dialog.getByText(/Couldn.t connect with these settings/);
+	/** The dialog's test outcome: the success banner's text, or the error banner's text with n8n's details. */
+	async function dialogOutcome() {
+		await Promise.any([
+			success.waitFor({ state: 'visible', timeout: 30_000 }),
+			failure.first().waitFor({ state: 'visible', timeout: 30_000 }),
+		]).catch(() => {});
+		return {
+			success: (await success.isVisible()) ? ((await success.textContent()) ?? '').trim() : '',
+			failure: (await isShown(failure))
+				? ((await failure.first().locator('xpath=../..').textContent()) ?? '').trim().replace(/\s+/g, ' ')
+				: '',
+		};
+	}
+	const isCredentialTest = (response) =>
+		response.request().method() === 'POST' && new URL(response.url()).pathname === '/rest/credentials/test';
+	const saveTest = await timed('credential save and test in the dialog', async () => {
+		const tested = page.waitForResponse(isCredentialTest, { timeout: 30_000 });
+		await page.getByTestId('credential-save-button').click();
+		const response = await tested;
+		return (await response.json().catch(() => ({})))?.data ?? {};
+	});
+	console.log(`  credential test on save (editor): ${saveTest.status} "${saveTest.message ?? ''}"`);
+	check(
+		saveTest.status === 'OK',
+		'saving the credential in the dialog runs n8n\'s credential test: status "OK"',
+		`status ${saveTest.status}, message "${saveTest.message}"`,
+	);
+	// Opened from a node's credential selector, n8n closes the dialog once the test on save has succeeded (it stays
+	// open, with the error banner, when the test fails) and selects the new credential in the node. Reopening it
+	// from the node (the pencil next to the selector) tests it again and shows the success banner.
+	const closedOnSuccess = await dialog
+		.waitFor({ state: 'hidden', timeout: 10_000 })
+		.then(() => true)
+		.catch(() => false);
+	if (!closedOnSuccess) {
+		const outcome = await dialogOutcome();
+		fail(
+			`the credential dialog closes after a successful test on save (${outcome.failure ? `shows "${outcome.failure}"` : `still open, "${outcome.success}"`})`,
+		);
+	} else {
+		pass('the credential dialog closes after the successful test on save');
+		const selectedName =
+			(await credentialSelect.locator('input').first().inputValue({ timeout: 5_000 }).catch(() => '')) ||
+			((await credentialSelect.textContent({ timeout: 5_000 }).catch(() => '')) ?? '').trim();
+		check(
+			/Payment Gateway/.test(selectedName),
+			'the node now uses the saved credential',
+			`credential selector shows "${selectedName}"`,
+		);
+		const reopened = await timed('credential dialog reopened and tested', async () => {
+			const tested = page.waitForResponse(isCredentialTest, { timeout: 30_000 }).catch(() => undefined);
+			await ndv.getByTestId('credential-edit-button').first().click();
+			await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+			const response = await tested;
+			return {
+				test: response ? ((await response.json().catch(() => ({})))?.data ?? {}) : {},
+				...(await dialogOutcome()),
+			};
+		});
+		console.log(`  credential test on reopening (editor): ${reopened.test.status} "${reopened.test.message ?? ''}"`);
+		check(
+			reopened.success.includes('Connection tested successfully'),
+			'the reopened credential dialog shows "Connection tested successfully"',
+			reopened.failure ? `dialog shows "${reopened.failure}"` : `no test result shown (test ${reopened.test.status})`,
+		);
+	}
+	const uiTest = sandbox.requests.filter((request) => request.path.endsWith(CREDENTIAL_TEST_PATH));
+	check(
+		uiTest.length >= 1 &&
+			uiTest.every((request) => request.clientId === credentialData.clientId && request.status === 200) &&
+			uiTest.every((request) => /^[0-9a-f]{64}$/.test(String(request.headers['x-signature']))),
+		'the sandbox answered the dialog\'s credential test (signed, 200)',
+		uiTest.map((request) => `${request.path} as ${request.clientId} → ${request.status}`).join('; ') || 'no request',
+	);
+	// The saved secret and key stay masked: password inputs, and neither value anywhere in the dialog's text or in
+	// a plain input.
+	const savedSecretType = await inputType(dialog, 'clientSecret');
+	const savedKeyType = await inputType(dialog, 'cardEncryptionKey');
+	check(
+		savedSecretType === 'password' && savedKeyType === 'password',
+		'after saving, Client Secret and Card Encryption Key are still masked inputs',
+		`input types ${savedSecretType}, ${savedKeyType}`,
+	);
+	const clearTexts = await page.evaluate(() => [
+		document.body.innerText,
+		...[...document.querySelectorAll('input, textarea')]
+			.filter((input) => input.type !== 'password')
+			.map((input) => input.value),
+	]);
+	const leaked = [
+		['Client Secret', credentialData.clientSecret],
+		['Card Encryption Key', credentialData.cardEncryptionKey],
+	].filter(([, value]) => clearTexts.some((text) => text.includes(value)));
+	check(
+		leaked.length === 0,
+		'the page shows neither the client secret nor the card encryption key in clear text',
+		`shown: ${leaked.map(([label]) => label).join(', ')}`,
+	);
+
 	// n8n caps the dialog at 750 px and scrolls its fields. For the picture only (after the checks above),
 	// the cap is lifted and the window made taller so that every field shows at once.
 	await page.setViewportSize(CREDENTIAL_VIEWPORT);
 	await page.addStyleTag({
 		content: '.el-dialog:has([data-test-id="credential-edit-dialog"]) { max-height: none !important; height: auto !important; }',
 	});
+	// n8n's "Credential successfully created" toast fades out on its own: closed so that every run pictures the same.
+	for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click().catch(() => {});
+	await page.locator('.el-notification').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
 	await settle(page);
 	await page.screenshot({ path: path.join(SHOTS, 'credential.png') });
-	pass('screenshot docs/screenshots/credential.png');
+	pass('screenshot docs/screenshots/credential.png (the saved, tested credential)');
 
 	check(pageErrors.length === 0, 'no uncaught errors in the editor page', pageErrors.slice(0, 3).join(' | '));
 }
