@@ -407,6 +407,19 @@ describe('retries', () => {
 		expect(sandbox.requests).toHaveLength(1);
 	});
 
+	it('getByPaymentId: a 500 told only by the body under HTTP 200 is retried too', async () => {
+		sandbox.injectFault({
+			match: '/transaction/status/',
+			status: 200,
+			count: 1,
+			body: { resCode: 500, status: 'failure', message: 'Internal server error' },
+		});
+		const result = await runNode(sandbox, byPaymentId(paymentId, { maxRetries: 1 }));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ paymentId, status: 'pending' });
+		expect(sandbox.requests.map((request) => request.status)).toEqual([200, 200]);
+	});
+
 	it('getByOrderId: without the option, no retry', async () => {
 		sandbox.injectFault({ match: 'check-status', status: 503, count: 1, retryAfter: 0 });
 		const result = await runNode(sandbox, byOrderId(orderId));

@@ -67,6 +67,10 @@ function retryDelayMs(attempt: number, retryAfter: unknown): number {
 	return Math.min(500 * 2 ** attempt, MAX_RETRY_WAIT_MS);
 }
 
+function isRetryable(code: number): boolean {
+	return code === 429 || code >= 500;
+}
+
 const NETWORK_CODES = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EPIPE|socket hang up|timeout/i;
 
 function networkErrorCode(error: unknown): string | undefined {
@@ -164,12 +168,14 @@ export async function gatewayRequest(
 		}
 
 		const httpStatus = response.statusCode;
-		if ((httpStatus === 429 || httpStatus >= 500) && attempt < maxRetries) {
+		const body = parseJson(response.body);
+		// A 429 or 5xx may be told by the HTTP status or, under HTTP 200, by the body's resCode.
+		const bodyCode = body ? numericResCode(body) : undefined;
+		if ((isRetryable(httpStatus) || (bodyCode !== undefined && isRetryable(bodyCode))) && attempt < maxRetries) {
 			await sleep(retryDelayMs(attempt, response.headers?.['retry-after']));
 			continue;
 		}
 
-		const body = parseJson(response.body);
 		if (!body) {
 			throw gatewayError(this.getNode(), call.endpoint, itemIndex, {
 				resCode: httpStatus >= 400 ? httpStatus : undefined,
