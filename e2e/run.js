@@ -316,23 +316,7 @@ async function main() {
 	const importDir = path.join(USER_FOLDER, 'import');
 	fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
 	const credentialFile = path.join(importDir, 'credentials.json');
-	const { clientId, clientSecret } = sandbox.clients.active;
-	fs.writeFileSync(
-		credentialFile,
-		JSON.stringify([
-			{
-				...CREDENTIAL,
-				data: {
-					baseUrl: sandbox.baseUrl,
-					checkoutBaseUrl: sandbox.checkoutBaseUrl,
-					clientId,
-					clientSecret,
-					cardEncryptionKey: sandbox.cardEncryptionKey,
-					merchantDomain: 'https://shop.example.com',
-				},
-			},
-		]),
-	);
+	fs.writeFileSync(credentialFile, JSON.stringify([{ ...CREDENTIAL, data: sandbox.credentialData() }]));
 	await n8n('imported the credential (n8n import:credentials)', ['import:credentials', `--input=${credentialFile}`]);
 	for (const { file, text } of workflows) {
 		fs.writeFileSync(path.join(importDir, 'workflows', file), text.split(SANDBOX_URL_PLACEHOLDER).join(sandbox.url));
