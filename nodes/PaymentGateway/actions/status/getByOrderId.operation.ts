@@ -1,8 +1,9 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
-import { gatewayRequest } from '../../transport/request';
+import { gatewayMessage } from '../../transport/errors';
+import type { Gateway } from '../../transport/request';
 import { requireText } from '../../validation';
 
 const properties: INodeProperties[] = [
@@ -23,17 +24,24 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
+/** The order exists but nothing was paid yet: a state to report, not an error (an unknown order still is one). */
+function isUnpaidOrder(body: IDataObject): boolean {
+	return /not initiated/i.test(gatewayMessage(body, 0));
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const orderId = requireText('Order ID (orderId)', this.getNodeParameter('orderId', itemIndex));
-	return await gatewayRequest.call(
-		this,
+	const answer = await gateway.request(
 		{
 			endpoint: 'statusByOrderId',
 			method: 'GET',
 			family: 'long',
 			path: '/nac/api/v1/pg/orders/check-status',
 			query: { orderId },
+			failureIsData: isUnpaidOrder,
 		},
 		callSettings(this, itemIndex),
 	);
+	// An unpaid order's answer does not name the order: a reconciliation needs to know which one it was.
+	return answer.orderId === undefined ? { orderId, ...answer } : answer;
 }
