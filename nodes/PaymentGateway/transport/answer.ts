@@ -1,5 +1,3 @@
-import type { Readable } from 'node:stream';
-
 /** Gateway answers are a few kilobytes; anything far larger is not one, and must not fill memory. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 /** The gateway nests four levels deep at most; deeper JSON is not an answer and could exhaust the stack later on. */
@@ -12,18 +10,23 @@ class Deadline extends Error {
 	code = 'ETIMEDOUT';
 }
 
-function isReadable(value: unknown): value is Readable {
+/** What the transport needs of a response stream (n8n hands the body over as one with encoding 'stream'). */
+interface BodyStream extends AsyncIterable<unknown> {
+	destroy(error?: Error): void;
+}
+
+function isStream(value: unknown): value is BodyStream {
 	return (
 		value !== null &&
 		typeof value === 'object' &&
-		typeof (value as Readable).pipe === 'function' &&
-		typeof (value as Readable)[Symbol.asyncIterator] === 'function'
+		typeof (value as BodyStream).destroy === 'function' &&
+		typeof (value as BodyStream)[Symbol.asyncIterator] === 'function'
 	);
 }
 
 /** Reads an answer's body as text, stopping at the deadline and at MAX_ANSWER_BYTES. */
 export async function readAnswer(body: unknown, deadline: AbortSignal): Promise<string> {
-	if (!isReadable(body)) {
+	if (!isStream(body)) {
 		if (typeof body === 'string') return body;
 		return Buffer.isBuffer(body) ? body.toString('utf8') : body === undefined || body === null ? '' : JSON.stringify(body);
 	}

@@ -65,12 +65,8 @@ function text(value: unknown): string {
 function baseAddress(field: string, value: unknown): string {
 	const address = text(value).replace(/\/+$/, '');
 	if (!/^https?:\/\//i.test(address)) throw new InvalidCredential(field, 'must start with https:// or http://');
-	let parsed: URL;
-	try {
-		parsed = new URL(address);
-	} catch {
-		throw new InvalidCredential(field, 'is not a valid web address');
-	}
+	if (!URL.canParse(address)) throw new InvalidCredential(field, 'is not a valid web address');
+	const parsed = new URL(address);
 	if (parsed.search || parsed.hash || address.includes('?') || address.includes('#')) {
 		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…)');
 	}

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
 import { gatewayMessage } from '../../transport/errors';
-import type { Gateway } from '../../transport/request';
+import type { CallSettings, Gateway } from '../../transport/request';
 import { requireText } from '../../validation';
 
 const properties: INodeProperties[] = [
@@ -29,8 +29,8 @@ function isUnpaidOrder(body: IDataObject): boolean {
 	return /not initiated/i.test(gatewayMessage(body, 0));
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
-	const orderId = requireText('Order ID (orderId)', this.getNodeParameter('orderId', itemIndex));
+/** The status of one order as check-status tells it; the trigger's re-check asks the same way. */
+export async function fetchOrderStatus(gateway: Gateway, orderId: string, settings: CallSettings): Promise<IDataObject> {
 	const answer = await gateway.request(
 		{
 			endpoint: 'statusByOrderId',
@@ -40,8 +40,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 			query: { orderId },
 			failureIsData: isUnpaidOrder,
 		},
-		callSettings(this, itemIndex),
+		settings,
 	);
 	// An unpaid order's answer does not name the order: a reconciliation needs to know which one it was.
 	return answer.orderId === undefined ? { orderId, ...answer } : answer;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
+	const orderId = requireText('Order ID (orderId)', this.getNodeParameter('orderId', itemIndex));
+	return await fetchOrderStatus(gateway, orderId, callSettings(this, itemIndex));
 }
