@@ -3,11 +3,10 @@
 // One API request, start to finish: routing, the request log, faults,
 // latency, the checks, the handler, and the failure shape of its family.
 
-const { HttpError, readBody } = require('./http');
+const { HttpError, failureEnvelope, readBody } = require('./http');
 const { authenticate, checkHeaders, parseJsonBody } = require('./checks');
 const { KINDS } = require('./faults');
 const { LONG_PREFIX, longFailure } = require('./routes-long');
-const { shortFailure } = require('./routes-short');
 
 function matchRoute(table, method, path) {
 	for (const [routeMethod, re, handler] of table) {
@@ -55,7 +54,7 @@ function createApiHandler(ctx) {
 
 	/** The real answer { status, body } to a request whose body has been read. */
 	function answer(req, { family, apiPath, route }, rawBody, search) {
-		if (!route) return { status: 404, body: shortFailure(404, 'No route found') };
+		if (!route) return { status: 404, body: failureEnvelope(404, 'No route found') };
 		try {
 			const client = authenticate(req, { apiPath, family, rawBody, clientById: ctx.clientById });
 			checkHeaders(req);
@@ -68,7 +67,7 @@ function createApiHandler(ctx) {
 			const body =
 				family === 'long'
 					? longFailure(route.handler.name, e.status, e.message, rawBody.toString('utf8'))
-					: shortFailure(e.status, e.message);
+					: failureEnvelope(e.status, e.message);
 			return { status: e.status, body };
 		}
 	}

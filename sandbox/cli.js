@@ -26,7 +26,8 @@ async function main() {
 		notificationPadding: ['1', 'true'].includes(process.env.NOTIFICATION_PADDING ?? ''),
 	});
 	const { active, inactive } = sandbox.clients;
-	const notifications = sandbox.notificationSettings;
+	const { url, format, pad } = sandbox.notificationSettings;
+	const notifications = url ? `${format}${pad ? ', padded' : ''}, to ${url}` : 'off (set NOTIFICATION_URL)';
 	console.log(`Sandbox payment gateway listening on ${sandbox.url}
 
 Credential "Payment Gateway API":
@@ -43,7 +44,7 @@ Test cards: 4111111111111111 (Visa), 5186001700008785 (Mastercard) approve;
             4393570006367857 declines. Any future expiry, CVV 123.
 
 Control API: ${sandbox.url}/__sandbox/...  (see sandbox/README.md)
-Notifications: ${notifications.url ? `${notifications.format}${notifications.pad ? ', padded' : ''}, to ${notifications.url}` : 'off (set NOTIFICATION_URL)'}
+Notifications: ${notifications}
 Latency: ${latencyMs} ms. Press Ctrl+C to stop.`);
 
 	let stopping = false;

@@ -53,7 +53,8 @@ function createControlHandler(sandbox, state) {
 				const m = pattern.exec(rest);
 				if (!m || method !== req.method) continue;
 				const params = m.slice(1).map(decodeURIComponent);
-				const answer = await handler({ method: req.method, params, raw, path: pathname, json: () => parseControlJson(raw) });
+				const json = () => parseControlJson(raw);
+				const answer = await handler({ method: req.method, params, raw, path: pathname, json });
 				if (answer?.html !== undefined) sendHtml(res, 200, answer.html);
 				else sendJson(res, 200, answer);
 				return;

@@ -5,8 +5,10 @@
 // state) before the fault, and how it answers.
 
 const http = require('node:http');
+const { failureEnvelope } = require('./http');
 
 const MIB = 1024 * 1024;
+const HUGE_MIN_BYTES = 64; // room for the envelope around the padding
 const CHUNK = Buffer.alloc(64 * 1024, 'x');
 
 const failureMessage = (status) => (status === 429 ? 'Too many requests' : 'Service temporarily unavailable');
@@ -35,8 +37,10 @@ function pump(res, total, done) {
 const KINDS = {
 	status: {
 		processed: false,
-		respond: ({ send }, fault) =>
-			send(fault.status, fault.body ?? failureEnvelope(fault.status), retryAfterHeader(fault)),
+		respond({ send }, fault) {
+			const body = fault.body ?? failureEnvelope(fault.status, failureMessage(fault.status));
+			send(fault.status, body, retryAfterHeader(fault));
+		},
 	},
 	// Handled as the request arrives, before its body is read.
 	'reset-before-body': { processed: false, respond: ({ res }) => res.socket?.destroy() },
@@ -72,7 +76,9 @@ const KINDS = {
 		processed: false,
 		respond({ sendRaw }, fault) {
 			const title = `${fault.status} ${http.STATUS_CODES[fault.status] ?? 'Error'}`;
-			const page = `<!doctype html>\n<html><head><title>${title}</title></head><body><h1>${title}</h1><hr><p>proxy</p></body></html>\n`;
+			const page =
+				`<!doctype html>\n<html><head><title>${title}</title></head>\n` +
+				`<body><h1>${title}</h1><hr><p>proxy</p></body></html>\n`;
 			sendRaw(fault.status, 'text/html; charset=utf-8', page, retryAfterHeader(fault));
 		},
 	},
@@ -117,14 +123,8 @@ const KINDS = {
 	},
 };
 
-const HUGE_MIN_BYTES = 64;
 const WITH_STATUS = new Set(['status', 'html', 'failure-envelope']);
 const DEFAULT_STATUS = { html: 502, 'failure-envelope': 503 };
-
-function failureEnvelope(status) {
-	const message = failureMessage(status);
-	return { resCode: status, status: 'failure', errMessage: message, message };
-}
 
 const positiveInteger = (v) => Number.isInteger(v) && v > 0;
 const httpStatus = (v) => Number.isInteger(v) && v >= 100 && v <= 599;
@@ -195,4 +195,4 @@ function createFaultTable() {
 	};
 }
 
-module.exports = { KINDS, createFaultTable, failureEnvelope };
+module.exports = { KINDS, createFaultTable };

@@ -8,7 +8,7 @@
 // sandbox/README.md for what each part does.
 
 const http = require('node:http');
-const { HttpError, sendJson } = require('./http');
+const { HttpError, failureEnvelope, sendJson } = require('./http');
 const { createState, CARD_LIMIT } = require('./state');
 const { statusRecord } = require('./records');
 const { shortRoutes } = require('./routes-short');
@@ -202,7 +202,7 @@ function startSandbox(options = {}) {
 			const status = err instanceof HttpError ? err.status : 500;
 			const message = err instanceof HttpError ? err.message : 'Internal server error';
 			if (!res.headersSent && !res.destroyed) {
-				sendJson(res, status, { resCode: status, status: 'failure', errMessage: message, message });
+				sendJson(res, status, failureEnvelope(status, message));
 			}
 		});
 	});

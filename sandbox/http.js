@@ -12,6 +12,9 @@ class HttpError extends Error {
 }
 
 const bad = (message) => new HttpError(400, message);
+
+/** The short family's failure envelope, the message under both names live clients read. */
+const failureEnvelope = (status, message) => ({ resCode: status, status: 'failure', errMessage: message, message });
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmptyString = (v) => typeof v === 'string' && v.trim() !== '';
 const now = () => new Date().toISOString();
@@ -77,6 +80,7 @@ module.exports = {
 	MAX_BODY_BYTES,
 	HttpError,
 	bad,
+	failureEnvelope,
 	isObject,
 	nonEmptyString,
 	now,

@@ -185,7 +185,4 @@ function shortRoutes(ctx) {
 	];
 }
 
-/** Short-family failures carry the message under both names live clients read. */
-const shortFailure = (status, message) => ({ resCode: status, status: 'failure', errMessage: message, message });
-
-module.exports = { shortRoutes, shortFailure, ok };
+module.exports = { shortRoutes };
