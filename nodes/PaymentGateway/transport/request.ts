@@ -290,7 +290,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 
 			const httpStatus = response.statusCode;
 			const parsed = parseAnswer(raw);
-			const body = isObject(parsed) ? parsed : undefined;
+			const body = isObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined;
 			// A 429 or 5xx may be told by the HTTP status or, under HTTP 200, by the body's resCode.
 			const bodyCode = body ? numericResCode(body) : undefined;
 			if (canRetry && (isRetryable(httpStatus) || isRetryable(bodyCode) || (!body && httpStatus < 300))) {
