@@ -7,7 +7,7 @@
 //   const n8n = await createN8n({ userFolder });          // deployment 'single' (sqlite, one `n8n start`)
 //   await n8n.importCredentials([...]); await n8n.importWorkflows([...]);
 //   const { run } = await n8n.execute(workflowId);         // `n8n execute --id --rawOutput`, parsed
-//   const server = await n8n.start();                      // { url, webhookUrl(path), stop() }
+//   const server = await n8n.start();                      // { url, webhookUrl(path), stop(), keep() }
 //   const tables = await n8n.readTables();                 // for the leak search
 //   await n8n.stop();
 //
@@ -167,18 +167,27 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 			return { ...result, run };
 		},
 
-		/** Starts n8n as the deployment runs it; resolves once it serves. Returns { url, webhookUrl(path), stop() }. */
+		/**
+		 * Starts n8n as the deployment runs it; resolves once it serves. Returns { url (main: REST and editor),
+		 * webhookUrl(path) (where production webhooks are served), consoleFile, pid, stop(), keep() }.
+		 */
 		async start() {
 			if (n8n.server) throw new Error('n8n is already started');
 			n8n.server = await kind.start(n8n);
 			return n8n.server;
 		},
 
-		/** Stops what start() started (also done at clean-up). */
+		/** Stops what start() started (also done at clean-up); resolves with how it ended ({ code, signal, killed }). */
 		async stop() {
 			const server = n8n.server;
 			n8n.server = undefined;
-			if (server) await server.stop();
+			return server?.stop();
+		},
+
+		/** Leaves what start() started running after the check ends (for a look at it by hand). */
+		keep() {
+			n8n.server?.keep();
+			n8n.server = undefined;
 		},
 
 		/** What n8n stored: [{ table, primaryKey: [column], rows: [{ column: value }] }]. */

@@ -91,7 +91,7 @@ async function mustRun(what, command, args, options = {}) {
 
 /**
  * Starts a long-running process writing stdout and stderr into `logFile`.
- * Returns { pid, running(), exited, stop(graceMs) }; stop() resolves with { code, signal, killed }.
+ * Returns { pid, running(), exited, stop(graceMs), keep() }; stop() resolves with { code, signal, killed }.
  */
 function startService(command, args, { cwd, env, logFile }) {
 	const out = fs.openSync(logFile, 'a');
@@ -103,6 +103,11 @@ function startService(command, args, { cwd, env, logFile }) {
 		running: () => child.exitCode === null && child.signalCode === null,
 		exited,
 		stop: (graceMs = 30_000) => stopChild(child, exited, graceMs),
+		/** Leaves it running after this process ends (clean-up no longer stops it). */
+		keep() {
+			for (const entry of running) if (entry.child === child) running.delete(entry);
+			child.unref();
+		},
 	};
 }
 

@@ -60,6 +60,8 @@ module.exports = {
 					/** Production webhook address of a workflow's webhook path. */
 					webhookUrl: (webhookPath) => `${url}/webhook/${webhookPath}`,
 					consoleFile,
+					pid: service.pid,
+					keep: () => service.keep(),
 					async stop() {
 						const from = Date.now();
 						const outcome = await service.stop();
