@@ -234,8 +234,8 @@ function printLeaks(result, { indent = '  ' } = {}) {
 	const { searched, allowed, hits, problems } = result;
 	console.log(
 		`${indent}searched ${searched.tables} tables (${searched.rows} rows), ${searched.logFiles} log files and ` +
-			`${searched.otherFiles} other files (${(searched.bytes / 1024).toFixed(0)} kB); ${allowed} found where ` +
-			'the workflows put them (their own node parameters in stored definitions)',
+			`${searched.otherFiles} other files (${(searched.bytes / 1024).toFixed(0)} kB)` +
+			(allowed ? `; ${allowed} found only where the workflows put them (their own node parameters)` : ''),
 	);
 	console.log(`${indent}leaks found: ${hits.length}`);
 	for (const hit of hits) console.log(`${indent}  LEAK ${hit.where} (${hit.row}): ${hit.what}`);
