@@ -41,11 +41,11 @@ async function ensureN8n({ log = console.log } = {}) {
 }
 
 /**
- * `npm run build` (unless E2E_SKIP_BUILD=1) and `npm pack` into `destination`.
+ * `npm run build` (unless `build` is false; E2E_SKIP_BUILD=1 makes it false) and `npm pack` into `destination`.
  * Returns { tarball, filename, files } (files: the paths inside the tarball).
  */
-async function buildAndPack(destination, { log = console.log } = {}) {
-	if (process.env.E2E_SKIP_BUILD !== '1') {
+async function buildAndPack(destination, { build = process.env.E2E_SKIP_BUILD !== '1', log = console.log } = {}) {
+	if (build) {
 		await mustRun('built the package (npm run build)', 'npm', ['run', 'build'], { cwd: ROOT, log });
 	}
 	fs.mkdirSync(destination, { recursive: true });
