@@ -130,11 +130,14 @@ function onCleanUp(fn) {
 }
 
 let cleaning;
-/** Runs the clean-ups, then stops every child still running. Safe to call more than once. */
+/**
+ * Stops every child still running, then runs the clean-ups (children first: a command still running must not see
+ * the sandbox go away and report that as its own failure). Safe to call more than once.
+ */
 function cleanUp() {
 	cleaning ??= (async () => {
-		for (const fn of cleanUps.reverse()) await Promise.resolve().then(fn).catch(() => {});
 		await Promise.all([...running].map(({ child, exited }) => stopChild(child, exited, 10_000)));
+		for (const fn of cleanUps.reverse()) await Promise.resolve().then(fn).catch(() => {});
 	})();
 	return cleaning;
 }
@@ -159,7 +162,8 @@ function runCheck(main, { onError = (error) => console.error(error?.stack ?? err
 		.then(
 			(code) => code,
 			(error) => {
-				onError(error);
+				// Once interrupted, what fails is what the interruption stopped.
+				if (!interrupted) onError(error);
 				return 1;
 			},
 		)
