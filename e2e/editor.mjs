@@ -14,6 +14,13 @@ import path from 'node:path';
 
 import { editorContext, ensureChromium, launchBrowser } from './editor/browser.mjs';
 import { checkCredentialTests, CREDENTIAL_TEST_PATH, WRONG_SECRET } from './editor/credential-tests.mjs';
+import {
+	CARD_MODE_FIELDS,
+	CARD_ONLY_FIELDS,
+	CREDENTIAL_FIELDS,
+	TOKEN_MODE_FIELDS,
+	TOKEN_ONLY_FIELDS,
+} from './editor/fields.mjs';
 import * as editor from './editor/page.mjs';
 
 const require = createRequire(import.meta.url);
@@ -38,42 +45,6 @@ const ACTION_NAME = 'Initiate a transaction';
 const CREDENTIAL_NAME = 'Payment Gateway API';
 /** The fields filled in the credential dialog (the sandbox's values); the others keep their defaults. */
 const CREDENTIAL_UI_FIELDS = ['baseUrl', 'checkoutBaseUrl', 'clientId', 'clientSecret', 'cardEncryptionKey', 'merchantDomain'];
-
-/** Contract parameter names with the labels the editor shows for them. */
-const CARD_MODE_FIELDS = [
-	['orderId', 'Order ID'],
-	['paymentMode', 'Payment Mode'],
-	['cardNumber', 'Card Number'],
-	['cardExpMonth', 'Expiry Month'],
-	['cardExpYear', 'Expiry Year'],
-	['cardCVV', 'CVV'],
-	['cardHolderName', 'Card Holder Name'],
-	['redirectionUrl', 'Redirection URL'],
-	['secureCard', 'Secure Card'],
-	['customerAuthentication', 'Customer Authentication'],
-];
-const TOKEN_ONLY_FIELDS = [['digitalCardId', 'Digital Card ID']];
-const CARD_ONLY_FIELDS = [
-	['cardNumber', 'Card Number'],
-	['cardExpMonth', 'Expiry Month'],
-	['cardExpYear', 'Expiry Year'],
-	['secureCard', 'Secure Card'],
-];
-const TOKEN_MODE_FIELDS = CARD_MODE_FIELDS.filter(([name]) => !CARD_ONLY_FIELDS.some(([card]) => card === name)).concat(
-	TOKEN_ONLY_FIELDS,
-);
-const CREDENTIAL_FIELDS = [
-	['baseUrl', 'Base URL'],
-	['checkoutBaseUrl', 'Checkout Base URL'],
-	['clientId', 'Client ID'],
-	['clientSecret', 'Client Secret'],
-	['cardEncryptionKey', 'Card Encryption Key'],
-	['merchantDomain', 'Merchant Domain'],
-	['merchantIp', 'Merchant IP'],
-	['browserFingerprint', 'Default Browser Fingerprint'],
-	['userAgent', 'Default User Agent'],
-	['acceptLanguage', 'Default Accept-Language'],
-];
 
 const report = createReport();
 const { pass, fail, check, must, timed } = report;
