@@ -87,6 +87,9 @@ export async function addNodeAction(page, nodeName, actionName) {
 	if (!(await appears(nodeItem))) return { nodeFound: false };
 	await nodeItem.click();
 	const actionItem = creator.getByTestId('item-iterator-item').filter({ hasText: actionName }).first();
+	// A package with a trigger too: on an empty canvas n8n lists its triggers and folds the "Actions (n)" category.
+	const actions = creator.getByTestId('node-creator-category-item').filter({ hasText: /^\s*Actions\b/ }).first();
+	if (!(await appears(actionItem, 5_000)) && (await actions.isVisible())) await actions.click();
 	if (!(await appears(actionItem))) return { nodeFound: true, actionFound: false };
 	await actionItem.click();
 	const ndv = page.getByTestId('ndv');
