@@ -29,6 +29,7 @@ function controlRoutes(sandbox, state) {
 			sandbox.completeAuthentication(id, json().result)],
 		['GET', /^\/authenticate\/([^/]+)$/, authenticate],
 		['POST', /^\/authenticate\/([^/]+)$/, authenticate],
+		['POST', /^\/cards\/([^/]+)\/age$/, ({ params: [id], json }) => sandbox.ageCard(id, json().days)],
 		['GET', /^\/requests$/, () => sandbox.requests],
 		['DELETE', /^\/requests$/, () => (sandbox.clearLog(), { cleared: true })],
 		['POST', /^\/reset$/, () => (sandbox.reset(), { reset: true })],

@@ -142,6 +142,17 @@ export interface RefundRecord {
 	completedAt: string;
 }
 
+/** A stored card as the gateway lists it. */
+export interface StoredCard {
+	digitalCardId: string;
+	network: string;
+	cardType: 'credit';
+	status: 'ACTIVE';
+	panLastFour: string;
+	createdAt: string;
+	updatedAt: string;
+}
+
 export interface NotificationSettings {
 	url: string | null;
 	format: NotificationFormat;
@@ -190,6 +201,8 @@ export interface Sandbox {
 	reset(): void;
 	setLatency(ms: number): void;
 	completeAuthentication(paymentId: string, result: 'success' | 'failure'): StatusRecord;
+	/** Moves a stored card's createdAt and updatedAt `days` into the past; 404 HttpError when no one holds it. */
+	ageCard(digitalCardId: string, days: number): StoredCard;
 	injectFault(fault: FaultOptions): void;
 	clearFaults(): void;
 	/** Omitted fields keep their value; url null or '' turns notifications off. */

@@ -10,7 +10,7 @@
 const http = require('node:http');
 const { HttpError, failureEnvelope, sendJson } = require('./http');
 const { createState, CARD_LIMIT } = require('./state');
-const { statusRecord } = require('./records');
+const { publicCard, statusRecord } = require('./records');
 const { shortRoutes } = require('./routes-short');
 const { longRoutes } = require('./routes-long');
 const { createFaultTable } = require('./faults');
@@ -160,6 +160,9 @@ function startSandbox(options = {}) {
 			state.completePayment(payment, result === 'success');
 			const order = state.orders.get(payment.orderId);
 			return statusRecord(order, payment, clientById.get(payment.clientId).clientSecret);
+		},
+		ageCard(digitalCardId, days) {
+			return publicCard(state.ageCard(digitalCardId, days));
 		},
 		injectFault(fault) {
 			faults.add(fault);

@@ -1,7 +1,9 @@
 import * as crypto from 'node:crypto';
 import {
+	axios,
 	call,
 	cardOf,
+	control,
 	createOrder,
 	customer,
 	DECLINED,
@@ -116,6 +118,55 @@ describe('digital cards', () => {
 		const res = await initiate(orderId, { paymentMode: 'token', secureCard: false, skipCVVandOTP: true }, { digitalCardId });
 		const status = await statusByPayment(res.data.data.paymentId);
 		expect(status.data.data.status).toBe('failure');
+	});
+});
+
+describe('ageing stored cards (control API)', () => {
+	test('moves both dates of one card back by whole or fractional days; the list shows them', async () => {
+		const first = (await tokenize(VISA)).data.data.securedCardDetails;
+		const second = (await tokenize(MASTERCARD)).data.data.securedCardDetails;
+		const listed = async () =>
+			(await call('GET', `/customer/${first.customerId}/digitalCards`)).data.data.digitalCards as Array<{
+				digitalCardId: string;
+				createdAt: string;
+				updatedAt: string;
+			}>;
+		const before = await listed();
+		const card = (id: string, cards: typeof before) => cards.find((c) => c.digitalCardId === id)!;
+
+		const aged = await axios.post(control(`/cards/${first.digitalCardId}/age`), { days: 40 });
+		expect(aged.status).toBe(200);
+		expect(aged.data).toMatchObject({ digitalCardId: first.digitalCardId, panLastFour: '1111', status: 'ACTIVE' });
+		expect(Object.keys(aged.data).sort()).toEqual(
+			['cardType', 'createdAt', 'digitalCardId', 'network', 'panLastFour', 'status', 'updatedAt'],
+		);
+		sb().ageCard(first.digitalCardId, 0.5);
+
+		const after = await listed();
+		const day = 86_400_000;
+		for (const field of ['createdAt', 'updatedAt'] as const) {
+			expect(Date.parse(card(first.digitalCardId, before)[field]) - Date.parse(card(first.digitalCardId, after)[field])).toBe(
+				40.5 * day,
+			);
+			expect(card(second.digitalCardId, after)[field]).toBe(card(second.digitalCardId, before)[field]);
+		}
+		expect(card(first.digitalCardId, after).createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+	});
+
+	test('unknown or deleted cards answer 404, a bad number of days 400, and nothing changes', async () => {
+		const { customerId, digitalCardId } = (await tokenize(VISA)).data.data.securedCardDetails;
+		const before = (await call('GET', `/customer/${customerId}/digitalCards`)).data.data.digitalCards;
+		for (const days of [-1, '3', null, Number.NaN]) {
+			const res = await axios.post(control(`/cards/${digitalCardId}/age`), { days }, { validateStatus: () => true });
+			expect([days, res.status, res.data.error]).toEqual([days, 400, 'days must be a number >= 0']);
+		}
+		expect((await call('GET', `/customer/${customerId}/digitalCards`)).data.data.digitalCards).toEqual(before);
+
+		const unknown = await axios.post(control('/cards/dc_nobody/age'), { days: 1 }, { validateStatus: () => true });
+		expect([unknown.status, unknown.data]).toEqual([404, { error: 'Card not found' }]);
+		await call('DELETE', `/customer/${customerId}/digitalCards/${digitalCardId}`);
+		const deleted = await axios.post(control(`/cards/${digitalCardId}/age`), { days: 1 }, { validateStatus: () => true });
+		expect(deleted.status).toBe(404);
 	});
 });
 
