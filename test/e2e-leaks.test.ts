@@ -49,6 +49,21 @@ describe('what the leak search looks for', () => {
 		expect(found(text)).toEqual([what]);
 	});
 
+	it('looks for card data that reached n8n outside workflow parameters, named by where it came from', () => {
+		const fromRequest = secretsToFind({
+			clients: [CLIENT],
+			cardEncryptionKey: KEY,
+			cards: [{ given: 'in the request of "Pay by card"', cardNumber: '4000000000000002', cardCVV: '737', cardExpMonth: '10', cardExpYear: '31' }],
+		}) as Secret[];
+		const whats = (text: string) => fromRequest.filter((s) => s.pattern.test(text)).map((s) => s.what);
+		expect(whats('cardNumber=4000000000000002&cardExpMonth=10&cardExpYear=31&cardCVV=737')).toEqual([
+			'CVV in the request of "Pay by card"',
+			'expiry in the request of "Pay by card"',
+			'card number ending 0002',
+		]);
+		expect(fromRequest.map((s) => s.what).join('\n')).not.toMatch(/4000000000000002|737/);
+	});
+
 	it.each([
 		['the last four digits', '{"panLastFour":"8785","network":"MASTERCARD"}'],
 		['digits 123 that are not a CVV', '{"amount":123,"id":"ord_1234","executionIndex":123}'],
@@ -130,6 +145,18 @@ describe('findLeaks', () => {
 		}
 		expect(printed).toContainEqual('  leaks found: 4');
 		for (const value of [CLIENT.clientSecret, KEY, BASIC]) expect(printed.join('\n')).not.toContain(value);
+	});
+
+	it('does not ask for card data in the definitions of a workflow that only refers to it with expressions', async () => {
+		const fromBody = (field: string) => `={{ $json.body.${field} }}`;
+		const node = initiate('Initiate', fromBody('cardNumber'), fromBody('cardCVV'));
+		node.parameters = { ...node.parameters, cardExpMonth: fromBody('cardExpMonth'), cardExpYear: fromBody('cardExpYear') };
+		const byExpression = { ...WORKFLOW, nodes: [node] };
+		const result = await findLeaks(storedBy([definitionTable(byExpression.nodes), credentials, executions('[]')]), {
+			secrets,
+			workflows: [byExpression],
+		});
+		expect([result.hits, result.problems]).toEqual([[], []]);
 	});
 
 	it('fails a search that had nothing to search', async () => {

@@ -63,12 +63,23 @@ function expiryPattern(month, year) {
 
 const isExpression = (value) => typeof value === 'string' && value.startsWith('=');
 
+/** Card data a workflow node gives in its own parameters (values, not expressions reading it from elsewhere). */
+function givenCard(parameters = {}) {
+	const given = {};
+	for (const key of ['cardNumber', 'cardCVV', 'cardExpMonth', 'cardExpYear']) {
+		if (parameters[key] && !isExpression(parameters[key])) given[key] = parameters[key];
+	}
+	return given;
+}
+
 /**
  * What to look for: client secrets and Basic header values of `clients`, the card encryption key, the test card
- * numbers and every card number, CVV and expiry pair the workflows give. Each: { what, pattern }; `what` names the
- * secret without its value (a card by its last four digits).
+ * numbers, every card number, CVV and expiry pair the workflows give, and those of `cards` (card data that reached
+ * n8n another way, e.g. in a webhook's request: [{ given, cardNumber, cardCVV, cardExpMonth, cardExpYear }], `given`
+ * saying where from). Each: { what, pattern }; `what` names the secret without its value (a card by its last four
+ * digits).
  */
-function secretsToFind({ clients, cardEncryptionKey, workflows = [] }) {
+function secretsToFind({ clients, cardEncryptionKey, workflows = [], cards: otherCards = [] }) {
 	const secrets = [];
 	for (const { clientId, clientSecret } of clients) {
 		secrets.push({ what: `client secret of ${clientId}`, pattern: literal(clientSecret) });
@@ -77,16 +88,18 @@ function secretsToFind({ clients, cardEncryptionKey, workflows = [] }) {
 	}
 	secrets.push({ what: 'card encryption key', pattern: literal(cardEncryptionKey, 'i') });
 
+	const given = [
+		...workflows.flatMap((workflow) =>
+			workflow.nodes.map((node) => ({ given: `given in "${workflow.name}" → "${node.name}"`, ...givenCard(node.parameters) })),
+		),
+		...otherCards,
+	];
 	const cards = new Set(TEST_CARD_NUMBERS);
-	for (const workflow of workflows) {
-		for (const node of workflow.nodes) {
-			const { cardNumber, cardCVV, cardExpMonth, cardExpYear } = node.parameters ?? {};
-			const given = `given in "${workflow.name}" → "${node.name}"`;
-			if (cardNumber && !isExpression(cardNumber)) cards.add(cardNumber);
-			if (cardCVV && !isExpression(cardCVV)) secrets.push({ what: `CVV ${given}`, pattern: cvvPattern(cardCVV) });
-			if (cardExpMonth && cardExpYear && !isExpression(cardExpMonth) && !isExpression(cardExpYear)) {
-				secrets.push({ what: `expiry ${given}`, pattern: expiryPattern(cardExpMonth, cardExpYear) });
-			}
+	for (const { given: where, cardNumber, cardCVV, cardExpMonth, cardExpYear } of given) {
+		if (cardNumber) cards.add(cardNumber);
+		if (cardCVV) secrets.push({ what: `CVV ${where}`, pattern: cvvPattern(cardCVV) });
+		if (cardExpMonth && cardExpYear) {
+			secrets.push({ what: `expiry ${where}`, pattern: expiryPattern(cardExpMonth, cardExpYear) });
 		}
 	}
 	for (const number of cards) {
@@ -222,7 +235,7 @@ async function findLeaks(n8n, { secrets, workflows = [], expectExecutions = true
 	if (count('credentials_entity') === 0) result.problems.push('n8n stored no credential');
 	if (expectExecutions && count('execution_data') === 0) result.problems.push('n8n stored no execution data');
 	if (logFiles.every((file) => fs.statSync(file).size === 0)) result.problems.push(`n8n wrote no log into ${n8n.logDir}`);
-	const givesCardData = workflows.some((workflow) => workflow.nodes.some((node) => node.parameters?.cardNumber));
+	const givesCardData = workflows.some((workflow) => workflow.nodes.some((node) => givenCard(node.parameters).cardNumber));
 	if (givesCardData && result.allowed === 0) {
 		result.problems.push('the card data the workflows give was not found even in their stored definitions');
 	}
