@@ -14,7 +14,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox } = require('../sandbox/gateway');
-const { executionsSettled, nodeItems, post, runDataOf } = require('./lib/calls');
+const { executionsSettled, nodeItems, post, runDataOf, webhookPathOf } = require('./lib/calls');
 const { secretsToFind, findLeaks, printLeaks } = require('./lib/leaks');
 const { createN8n } = require('./lib/n8n');
 const { paths, preparePackage } = require('./lib/package');
@@ -25,7 +25,6 @@ const { RestSession } = require('./lib/rest');
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'trigger', 'user');
 const WORKFLOW_DIR = path.join(__dirname, 'trigger');
 const CREDENTIAL = { id: 'pgSandboxCred001', name: 'Payment Gateway sandbox', type: 'paymentGatewayApi' };
-const TRIGGER_TYPE = 'n8n-nodes-payment-gateway.paymentGatewayTrigger';
 const TRIGGER = 'Payment Gateway Trigger';
 const AFTER_TRIGGER = 'Received';
 
@@ -40,9 +39,7 @@ async function deploy(server, session, workflow, stored) {
 	const created = await session.createWorkflow(workflow);
 	stored.push({ ...workflow, id: created.id });
 	await session.activateWorkflow(created.id);
-	const hook = workflow.nodes.find((node) => node.webhookId);
-	// A Webhook node serves its own path; the trigger serves its description's path under its webhook id.
-	const url = server.webhookUrl(hook.type === TRIGGER_TYPE ? `${hook.webhookId}/webhook` : hook.parameters.path);
+	const url = server.webhookUrl(webhookPathOf(workflow));
 	await session.waitForWebhook(url);
 	return { id: created.id, url };
 }

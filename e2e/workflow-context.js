@@ -4,43 +4,9 @@
 // e2e/check.js, called with the context `t` described there. Prints PASS or FAIL.
 
 const crypto = require('node:crypto');
-const http = require('node:http');
 
+const { storedCards } = require('./lib/gateway');
 const { TEST_CARD_NUMBERS } = require('./lib/leaks');
-
-/** A request to the sandbox signed as the active client, the way the node signs (for checks that ask it directly). */
-function signedRequest(sandbox, method, apiPath) {
-	const { clientId, clientSecret } = sandbox.clients.active;
-	return new Promise((resolve, reject) => {
-		const request = http.request(
-			new URL(`${sandbox.baseUrl}${apiPath}`),
-			{
-				method,
-				headers: {
-					Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
-					'X-Signature': crypto.createHmac('sha256', clientSecret).update(apiPath).digest('hex'),
-					'X-MERCHANT-BROWSER-FINGERPRINT': 'e2e-runner',
-					'X-MERCHANT-USER-AGENT': 'e2e-runner',
-					'X-MERCHANT-DOMAIN': 'https://shop.example.com',
-					'Accept-Language': 'en-US',
-				},
-			},
-			(response) => {
-				let body = '';
-				response.on('data', (chunk) => (body += chunk));
-				response.on('end', () => {
-					try {
-						resolve({ status: response.statusCode, body: JSON.parse(body) });
-					} catch (error) {
-						reject(error);
-					}
-				});
-			},
-		);
-		request.on('error', reject);
-		request.end();
-	});
-}
 
 /** What a check function gets: the run's outputs, this workflow's requests, and helpers (see e2e/check.js). */
 function testContext(runData, requests, sandbox, extra) {
@@ -64,12 +30,7 @@ function testContext(runData, requests, sandbox, extra) {
 		sandbox,
 		signatureFor: (orderId, paymentId) =>
 			crypto.createHmac('sha256', sandbox.clients.active.clientSecret).update(`${orderId}|${paymentId}`).digest('hex'),
-		async sandboxCards(customerId) {
-			const apiPath = `/customer/${encodeURIComponent(customerId)}/digitalCards`;
-			const { status, body } = await signedRequest(sandbox, 'GET', apiPath);
-			if (status !== 200) throw new Error(`listing the cards of ${customerId} directly answered ${status}`);
-			return body.data.digitalCards;
-		},
+		sandboxCards: (customerId) => storedCards(sandbox, customerId),
 	};
 }
 

@@ -227,4 +227,4 @@ function createState(events) {
 	};
 }
 
-module.exports = { createState, CARD_LIMIT, DECLINED_CARD };
+module.exports = { createState, customerIdFor, CARD_LIMIT, DECLINED_CARD };

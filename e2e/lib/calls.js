@@ -5,6 +5,14 @@
 
 const { sleep } = require('./processes');
 
+/** Where a workflow's first webhook listens, relative to n8n's /webhook/: a Webhook node's path, or a trigger's. */
+function webhookPathOf(workflow) {
+	const hook = workflow.nodes.find((node) => node.webhookId);
+	if (!hook) throw new Error(`"${workflow.name}" has no webhook`);
+	// The Payment Gateway Trigger's webhook path is "webhook", under its webhook id.
+	return hook.type === 'n8n-nodes-base.webhook' ? hook.parameters.path : `${hook.webhookId}/webhook`;
+}
+
 /**
  * POSTs `body` (JSON, or a string sent as it is) to `url`; redirects are not followed, so that a check sees them.
  * Resolves with { status, headers, text, json (parsed, or undefined) }.
@@ -50,4 +58,4 @@ async function runDataOf(session, execution) {
 	return stored.data?.resultData?.runData ?? {};
 }
 
-module.exports = { post, executionsSettled, nodeItems, runDataOf };
+module.exports = { webhookPathOf, post, executionsSettled, nodeItems, runDataOf };

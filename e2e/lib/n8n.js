@@ -84,9 +84,10 @@ function baseEnv(userFolder) {
  * @param {object} options
  * @param {string} options.userFolder  N8N_USER_FOLDER (the package is installed in its .n8n/nodes beforehand)
  * @param {string} [options.deployment]  'single' (default; E2E_N8N_DEPLOYMENT overrides)
+ * @param {Record<string, string>} [options.env]  n8n settings every process and command gets (e.g. EXECUTIONS_DATA_PRUNE)
  * @param {(message: string) => void} [options.log]
  */
-async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYMENT || 'single', log = console.log }) {
+async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYMENT || 'single', log = console.log, env: settings = {} }) {
 	if (!DEPLOYMENTS[deployment]) throw new Error(`unknown n8n deployment "${deployment}"`);
 	const kind = DEPLOYMENTS[deployment]();
 	const logDir = path.join(userFolder, 'logs');
@@ -103,6 +104,7 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 		async env(role, extra = {}) {
 			return {
 				...baseEnv(userFolder),
+				...settings,
 				...(await kind.databaseEnv(n8n)),
 				N8N_PORT: String(await freePort()),
 				N8N_RUNNERS_BROKER_PORT: String(await freePort()),

@@ -1,0 +1,51 @@
+'use strict';
+
+// The example workflows of examples/, as users import them, and the two ways a check feeds them its own data: the
+// sample list of a Code node ("the place to plug your database") and a field of a Set node (the settings).
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { paths } = require('./package');
+
+const EXAMPLES_DIR = path.join(paths.ROOT, 'examples');
+/** The credential every example refers to by name; n8n picks a credential of that name on import. */
+const EXAMPLE_CREDENTIAL_NAME = 'Payment Gateway account';
+
+/** { <name>: workflow } for every examples/<name>.json. */
+function loadExamples() {
+	return Object.fromEntries(
+		fs
+			.readdirSync(EXAMPLES_DIR)
+			.filter((file) => file.endsWith('.json'))
+			.sort()
+			.map((file) => [file.slice(0, -'.json'.length), JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'))]),
+	);
+}
+
+function nodeOf(workflow, name) {
+	const node = workflow.nodes.find((candidate) => candidate.name === name);
+	if (!node) throw new Error(`"${workflow.name}" has no node "${name}"`);
+	return node;
+}
+
+/** A copy whose Code node `nodeName` returns `list` in place of its sample `const <variable> = [...];`. */
+function withCodeList(workflow, nodeName, variable, list) {
+	const copy = structuredClone(workflow);
+	const node = nodeOf(copy, nodeName);
+	const sample = new RegExp(`const ${variable} = \\[[\\s\\S]*?\\n\\];`);
+	if (!sample.test(node.parameters.jsCode)) throw new Error(`"${nodeName}" has no sample list "const ${variable} = [...];"`);
+	node.parameters.jsCode = node.parameters.jsCode.replace(sample, () => `const ${variable} = ${JSON.stringify(list, null, 2)};`);
+	return copy;
+}
+
+/** A copy whose Set node `nodeName` sets `field` to `value`. */
+function withSetField(workflow, nodeName, field, value) {
+	const copy = structuredClone(workflow);
+	const assignment = nodeOf(copy, nodeName).parameters.assignments.assignments.find((a) => a.name === field);
+	if (!assignment) throw new Error(`"${nodeName}" sets no field "${field}"`);
+	assignment.value = value;
+	return copy;
+}
+
+module.exports = { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, loadExamples, nodeOf, withCodeList, withSetField };
