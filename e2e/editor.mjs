@@ -3,7 +3,7 @@
 //
 // Installs Chromium (Debian) when missing and the package into a fresh user folder (.e2e/editor/user), starts the
 // sandbox and `n8n start` (free ports), creates the owner, runs n8n's credential test over REST, drives the editor,
-// writes docs/screenshots/*.png, then searches what n8n stored for the secrets it was given. Everything started is
+// adds the trigger, imports every example from its file, writes docs/screenshots/*.png, then searches what n8n stored for the secrets it was given. Everything started is
 // stopped in every case (success, failure, Ctrl-C).
 //
 // Environment: EDITOR_CHROMIUM (/usr/bin/chromium); EDITOR_KEEP_OPEN=1 leaves n8n running for a look by hand;
@@ -22,10 +22,17 @@ import {
 	TOKEN_ONLY_FIELDS,
 } from './editor/fields.mjs';
 import * as editor from './editor/page.mjs';
+import {
+	checkExampleImports,
+	checkExampleWithoutCredential,
+	checkTriggerPanel,
+	storedExamples,
+} from './editor/trigger-and-examples.mjs';
 
 const require = createRequire(import.meta.url);
 const { startSandbox } = require('../sandbox/gateway');
 const { secretsToFind, findLeaks, printLeaks } = require('./lib/leaks');
+const { EXAMPLE_CREDENTIAL_NAME } = require('./lib/examples');
 const { createN8n } = require('./lib/n8n');
 const { paths, preparePackage } = require('./lib/package');
 const { onCleanUp, runCheck, seconds } = require('./lib/processes');
@@ -39,6 +46,7 @@ const SHOTS = path.join(paths.ROOT, 'docs', 'screenshots');
 // Tall enough for the whole Transaction → Initiate parameter list to fit in the screenshots without scrolling.
 const VIEWPORT = { width: 1400, height: 1260 };
 const CREDENTIAL_VIEWPORT = { width: 1400, height: 1400 };
+const CANVAS_VIEWPORT = { width: 1400, height: 900 };
 
 const NODE_NAME = 'Payment Gateway';
 const ACTION_NAME = 'Initiate a transaction';
@@ -236,6 +244,15 @@ async function run(state) {
 
 	await checkInitiateParameters(page, parameters);
 	await checkCredentialDialog(page, added.ndv, sandbox);
+
+	await page.setViewportSize(CANVAS_VIEWPORT);
+	await timed('example import without a credential', () => checkExampleWithoutCredential(page, session, report));
+	// The examples refer to their credential by name: one of that name, as their README asks users to create.
+	const named = await session.call('POST', '/rest/credentials', { name: EXAMPLE_CREDENTIAL_NAME, type: 'paymentGatewayApi', data: sandbox.credentialData() });
+	must(named.status === 200, `credential "${EXAMPLE_CREDENTIAL_NAME}" stored through POST /rest/credentials`, `HTTP ${named.status}`);
+	await timed('trigger panel', () => checkTriggerPanel(page, report, shot, server.url));
+	await timed('example imports', () => checkExampleImports(page, report, shot));
+	state.examples = await storedExamples(session);
 	check(pageErrors.length === 0, 'no uncaught errors in the editor page', pageErrors.slice(0, 3).join(' | '));
 }
 
@@ -243,7 +260,7 @@ async function run(state) {
  * Closes the browser, stops n8n (or leaves it running with EDITOR_KEEP_OPEN=1), then searches what n8n stored for
  * the secrets it was given.
  */
-async function finish({ browser, n8n, sandbox }) {
+async function finish({ browser, n8n, sandbox, examples = [] }) {
 	await browser?.close();
 	if (!n8n?.server) return;
 	if (process.env.EDITOR_KEEP_OPEN === '1') {
@@ -260,7 +277,7 @@ async function finish({ browser, n8n, sandbox }) {
 		clients: [sandbox.clients.active, sandbox.clients.inactive, { clientId: sandbox.clients.active.clientId, clientSecret: WRONG_SECRET }],
 		cardEncryptionKey: sandbox.cardEncryptionKey,
 	});
-	const clean = printLeaks(await findLeaks(n8n, { secrets, expectExecutions: false }));
+	const clean = printLeaks(await findLeaks(n8n, { secrets, workflows: examples, expectExecutions: false }));
 	check(clean, 'n8n stored the credential only encrypted, and no secret anywhere else');
 }
 
