@@ -1,7 +1,7 @@
 // Copies the non-TypeScript files n8n loads next to the compiled code:
 // node and credential icons, and the node codex (*.node.json).
 // `npm run build` runs `tsc` first, then `gulp build`.
-const { src, dest, parallel } = require('gulp');
+const { src, dest, parallel, watch } = require('gulp');
 
 const OUT_DIR = 'dist';
 
@@ -20,12 +20,22 @@ function copyTask(name, glob) {
 	return task;
 }
 
-const copyNodeIcons = copyTask('copy:node-icons', 'nodes/**/*.{png,svg}');
-const copyCredentialIcons = copyTask('copy:credential-icons', 'credentials/**/*.{png,svg}');
-const copyNodeCodex = copyTask('copy:node-codex', 'nodes/**/*.node.json');
+const GLOBS = {
+	nodeIcons: 'nodes/**/*.{png,svg}',
+	credentialIcons: 'credentials/**/*.{png,svg}',
+	nodeCodex: 'nodes/**/*.node.json',
+};
+const copyNodeIcons = copyTask('copy:node-icons', GLOBS.nodeIcons);
+const copyCredentialIcons = copyTask('copy:credential-icons', GLOBS.credentialIcons);
+const copyNodeCodex = copyTask('copy:node-codex', GLOBS.nodeCodex);
 
 // parallel() finishes when every copy above has finished.
 const build = parallel(copyNodeIcons, copyCredentialIcons, copyNodeCodex);
 
+// `gulp watch` (npm run dev): the same copies again whenever one of those files changes.
+const watchCopies = () => watch(Object.values(GLOBS), build);
+watchCopies.displayName = 'watch';
+
 exports.build = build;
+exports.watch = watchCopies;
 exports.default = build;

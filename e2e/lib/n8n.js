@@ -84,7 +84,8 @@ function baseEnv(userFolder) {
  * @param {object} options
  * @param {string} options.userFolder  N8N_USER_FOLDER (the package is installed in its .n8n/nodes beforehand)
  * @param {string} [options.deployment]  'single' (default; E2E_N8N_DEPLOYMENT overrides)
- * @param {Record<string, string>} [options.env]  n8n settings every process and command gets (e.g. EXECUTIONS_DATA_PRUNE)
+ * @param {Record<string, string>} [options.env]  n8n settings every process and command gets (e.g. EXECUTIONS_DATA_PRUNE;
+ *   N8N_PORT fixes the port of every process, which suits only a deployment of one process)
  * @param {(message: string) => void} [options.log]
  */
 async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYMENT || 'single', log = console.log, env: settings = {} }) {
@@ -106,7 +107,7 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 				...baseEnv(userFolder),
 				...settings,
 				...(await kind.databaseEnv(n8n)),
-				N8N_PORT: String(await freePort()),
+				N8N_PORT: settings.N8N_PORT ?? String(await freePort()),
 				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 				N8N_LOG_FILE_LOCATION: path.join(logDir, `n8n-${role}.log`),
 				...extra,

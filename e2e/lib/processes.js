@@ -26,14 +26,13 @@ function signalGroup(child, signal) {
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves with how the child ended. */
 async function stopChild(child, exited, graceMs) {
-	if (child.exitCode === null && child.signalCode === null) {
-		signalGroup(child, 'SIGTERM');
-		const outcome = await Promise.race([exited, sleep(graceMs).then(() => 'timeout')]);
-		if (outcome !== 'timeout') return outcome;
-		signalGroup(child, 'SIGKILL');
-	}
-	const outcome = await exited;
-	return { ...outcome, killed: true };
+	// Already ended (stopped by an earlier clean-up, or on its own): nothing to kill.
+	if (child.exitCode !== null || child.signalCode !== null) return exited;
+	signalGroup(child, 'SIGTERM');
+	const outcome = await Promise.race([exited, sleep(graceMs).then(() => 'timeout')]);
+	if (outcome !== 'timeout') return outcome;
+	signalGroup(child, 'SIGKILL');
+	return { ...(await exited), killed: true };
 }
 
 function track(child) {
@@ -90,13 +89,26 @@ async function mustRun(what, command, args, options = {}) {
 }
 
 /**
- * Starts a long-running process writing stdout and stderr into `logFile`.
- * Returns { pid, running(), exited, stop(graceMs), keep() }; stop() resolves with { code, signal, killed }.
+ * Starts a long-running process writing stdout and stderr into `logFile`, or handing each line of them to
+ * `onLine(line)` instead. Returns { pid, running(), exited, stop(graceMs), keep() }; stop() resolves with
+ * { code, signal, killed }.
  */
-function startService(command, args, { cwd, env, logFile }) {
-	const out = fs.openSync(logFile, 'a');
+function startService(command, args, { cwd, env, logFile, onLine }) {
+	const out = onLine ? 'pipe' : fs.openSync(logFile, 'a');
 	const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', out, out] });
-	fs.closeSync(out);
+	if (onLine) {
+		for (const stream of [child.stdout, child.stderr]) {
+			let rest = '';
+			stream.on('data', (chunk) => {
+				const lines = (rest + chunk).split('\n');
+				rest = lines.pop();
+				lines.forEach(onLine);
+			});
+			stream.on('end', () => rest && onLine(rest));
+		}
+	} else {
+		fs.closeSync(out);
+	}
 	const { exited } = track(child);
 	return {
 		pid: child.pid,
