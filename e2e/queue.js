@@ -8,7 +8,8 @@
 // activated over REST on main and started through the webhook processor, which enqueues their executions for the
 // workers:
 //   1. a reconciliation of 300 orders in every state, 6 executions of 50 at once, at 50 ms gateway latency, with
-//      Status → Get by Order ID at Concurrency 10; then again with one worker stopped, to compare wall times;
+//      Status → Get by Order ID at Concurrency 10: once to warm up, 3 times timed; at the end 3 times more with one
+//      worker stopped, to compare the wall times;
 //   2. the checkout story: order, payment, authentication in the sandbox, status, refund, status;
 //   3. the Payment Gateway Trigger receiving 50 notifications of payments completed in the sandbox.
 // Then the leak search over what n8n stored (PostgreSQL, logs, files). Prints PASS/FAIL lines and which worker ran
