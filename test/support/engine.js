@@ -839,5 +839,6 @@ module.exports = {
 		nodeResult,
 		latestVersion,
 		clone,
+		requireFromCore,
 	},
 };
