@@ -1,4 +1,12 @@
-import type { IDataObject, INodeExecutionData, INodeParameters, IRun, IRunData, IWebhookResponseData, IWorkflowSettings } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	IRun,
+	IRunData,
+	IWebhookResponseData,
+	IWorkflowSettings,
+} from 'n8n-workflow';
 
 import type { CredentialTypeInput, NodeTypeInput, RecordedNodeError } from './engine';
 

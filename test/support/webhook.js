@@ -62,7 +62,8 @@ function parseBody(req) {
 	if (!rawBody.length) return;
 	const text = () => rawBody.toString(encoding).replace(/^\uFEFF/, '');
 	if (contentType === 'application/json') req.body = jsonParse(text());
-	else if (contentType === 'application/x-www-form-urlencoded') req.body = querystring.parse(text(), undefined, undefined, { maxKeys: 1000 });
+	else if (contentType === 'application/x-www-form-urlencoded')
+		req.body = querystring.parse(text(), undefined, undefined, { maxKeys: 1000 });
 	else if (contentType === 'text/plain') req.body = rawBody.toString(encoding);
 }
 
@@ -73,138 +74,180 @@ function descriptionValue(workflow, node, description, key, fallback) {
 	return workflow.expression.getSimpleParameterValue(node, value, MODE, {}, undefined, fallback);
 }
 
-/**
- * Starts the server and activates the workflow. Options: `nodeType` (the trigger), `credentialType`,
- * `credentials`, `parameters`, `then` (nodes run after the trigger, each `{ nodeType, parameters, name? }`,
- * chained in order, with the same credential), `packageName`, `workflowSettings`.
- */
-async function startWebhookServer(options) {
-	ensureSetup();
-	const { nodeType: triggerInput, parameters = {}, then = [], packageName, workflowSettings = {} } = options;
-
-	const nodeTypes = new HarnessNodeTypes();
-	const credentialsHelper = new HarnessCredentialsHelper(nodeTypes);
-	const nodeCredentials = setUpCredentials(credentialsHelper, options);
-	const withCredentials = (node) => (Object.keys(nodeCredentials).length > 0 ? { ...node, credentials: nodeCredentials } : node);
-
-	const trigger = registerNodeType(nodeTypes, triggerInput, packageName);
-	const triggerNode = withCredentials({
-		id: 'trigger-under-test',
-		name: trigger.nodeType.description.defaults.name,
-		type: trigger.fullTypeName,
-		typeVersion: latestVersion(trigger.nodeType),
-		position: [0, 0],
-		parameters: clone(parameters),
-		webhookId: randomUUID(),
+/** The trigger and the nodes that follow it, chained in order, all with the run's credential. */
+function workflowNodes(nodeTypes, nodeCredentials, { nodeType, parameters = {}, then = [], packageName }) {
+	const withCredentials = (node) =>
+		Object.keys(nodeCredentials).length > 0 ? { ...node, credentials: nodeCredentials } : node;
+	const specs = [{ nodeType, parameters }, ...then];
+	const nodes = specs.map((spec, index) => {
+		const registered = registerNodeType(nodeTypes, spec.nodeType, packageName);
+		return withCredentials({
+			id: `node-${index}`,
+			name: spec.name ?? registered.nodeType.description.defaults.name,
+			type: registered.fullTypeName,
+			typeVersion: latestVersion(registered.nodeType),
+			position: [250 * index, 0],
+			parameters: clone(spec.parameters ?? {}),
+			...(index === 0 ? { webhookId: randomUUID() } : {}),
+		});
 	});
-	const nodes = [triggerNode];
-	for (const [index, next] of then.entries()) {
-		const registered = registerNodeType(nodeTypes, next.nodeType, packageName);
-		nodes.push(
-			withCredentials({
-				id: `then-${index}`,
-				name: next.name ?? registered.nodeType.description.defaults.name,
-				type: registered.fullTypeName,
-				typeVersion: latestVersion(registered.nodeType),
-				position: [250 * (index + 1), 0],
-				parameters: clone(next.parameters ?? {}),
-			}),
-		);
-	}
 	const connections = {};
 	for (let index = 1; index < nodes.length; index++) {
 		connections[nodes[index - 1].name] = { main: [[{ node: nodes[index].name, type: 'main', index: 0 }]] };
 	}
-	const settings = { executionOrder: 'v1', ...workflowSettings };
-	const staticData = {};
-	// n8n builds the workflow anew for every webhook call and again for the run it starts.
-	const newWorkflow = () =>
-		new Workflow({ id: WORKFLOW_ID, name: 'Harness webhook workflow', nodes: clone(nodes), connections, active: true, nodeTypes, settings, staticData });
+	return { trigger: nodeTypes.getByName(nodes[0].type), triggerName: nodes[0].name, nodes, connections };
+}
 
-	const baseAdditionalData = () => buildAdditionalData({ credentialsHelper, hooks: undefined, executionId: undefined });
-	const webhooks = (workflow) => {
-		const node = workflow.getNode(triggerNode.name);
-		return (trigger.nodeType.description.webhooks ?? []).map((description) => {
-			const path = String(descriptionValue(workflow, node, description, 'path', '')).trim().replace(/^\/|\/$/g, '');
-			const isFullPath = descriptionValue(workflow, node, description, 'isFullPath', false);
-			const responseMode = descriptionValue(workflow, node, description, 'responseMode', 'onReceived');
-			if (responseMode !== 'onReceived') {
-				throw new Error(`The webhook harness serves response mode onReceived only, not "${responseMode}"`);
-			}
-			return {
-				httpMethod: String(descriptionValue(workflow, node, description, 'httpMethod', 'GET')),
-				node: node.name,
-				path: NodeHelpers.getNodeWebhookPath(WORKFLOW_ID, node, path, isFullPath),
-				webhookDescription: description,
-				workflowId: WORKFLOW_ID,
-				workflowExecuteAdditionalData: baseAdditionalData(),
-				webhookId: node.webhookId,
-			};
-		});
-	};
-
-	async function runWebhookMethods(methods, activation) {
-		const workflow = newWorkflow();
-		const node = workflow.getNode(triggerNode.name);
-		for (const webhookData of webhooks(workflow)) {
-			const methodsOf = trigger.nodeType.webhookMethods?.[webhookData.webhookDescription.name] ?? {};
-			for (const method of methods) {
-				if (!methodsOf[method]) continue;
-				const context = new core.HookContext(workflow, node, webhookData.workflowExecuteAdditionalData, MODE, activation, webhookData);
-				// Activation creates the webhook only when checkExists says it is not there yet.
-				if ((await methodsOf[method].call(context)) === true && method === 'checkExists') break;
-			}
+/** The trigger's webhooks as n8n registers them: method, `<webhookId>/<path>`, description. */
+function nodeWebhooks(workflow, node, nodeType, additionalData) {
+	return (nodeType.description.webhooks ?? []).map((description) => {
+		const path = String(descriptionValue(workflow, node, description, 'path', ''))
+			.trim()
+			.replace(/^\/|\/$/g, '');
+		const responseMode = descriptionValue(workflow, node, description, 'responseMode', 'onReceived');
+		if (responseMode !== 'onReceived') {
+			throw new Error(`The webhook harness serves response mode onReceived only, not "${responseMode}"`);
 		}
-	}
+		const isFullPath = descriptionValue(workflow, node, description, 'isFullPath', false);
+		return {
+			httpMethod: String(descriptionValue(workflow, node, description, 'httpMethod', 'GET')),
+			node: node.name,
+			path: NodeHelpers.getNodeWebhookPath(WORKFLOW_ID, node, path, isFullPath),
+			webhookDescription: description,
+			workflowId: WORKFLOW_ID,
+			workflowExecuteAdditionalData: additionalData,
+			webhookId: node.webhookId,
+		};
+	});
+}
 
+/** Calls in flight and finished executions, and waiting for either. */
+function recorder() {
 	const executions = [];
 	const calls = [];
 	const inFlight = new Set();
 	const waiters = new Set();
-	const notify = () => {
-		for (const waiter of waiters) waiter();
+	return {
+		executions,
+		calls,
+		inFlight,
+		track(promise) {
+			const tracked = promise.finally(() => {
+				inFlight.delete(tracked);
+				for (const waiter of waiters) waiter();
+			});
+			inFlight.add(tracked);
+		},
+		/** Resolves once `predicate` holds, checked after every call; rejects after `timeoutMs`. */
+		waitUntil(predicate, what, timeoutMs) {
+			return new Promise((resolve, reject) => {
+				const check = () => {
+					if (!predicate()) return;
+					clearTimeout(timer);
+					waiters.delete(check);
+					resolve();
+				};
+				const timer = setTimeout(() => {
+					waiters.delete(check);
+					const seen = `${executions.length} executions so far`;
+					reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what} (${seen})`));
+				}, timeoutMs);
+				waiters.add(check);
+				check();
+			});
+		},
 	};
-	const track = (promise) => {
-		const tracked = promise.finally(() => {
-			inFlight.delete(tracked);
-			notify();
+}
+
+/**
+ * Starts the server and activates the workflow. Options: `nodeType` (the trigger), `credentialType`,
+ * `credentials`, `parameters`, `then` (nodes run after the trigger, each `{ nodeType, parameters, name? }`),
+ * `packageName`, `workflowSettings`. See webhook.d.ts for what it resolves to.
+ */
+async function startWebhookServer(options) {
+	ensureSetup();
+	const nodeTypes = new HarnessNodeTypes();
+	const credentialsHelper = new HarnessCredentialsHelper(nodeTypes);
+	const { trigger, triggerName, nodes, connections } = workflowNodes(
+		nodeTypes,
+		setUpCredentials(credentialsHelper, options),
+		options,
+	);
+	const settings = { executionOrder: 'v1', ...options.workflowSettings };
+	const staticData = {};
+	// n8n builds the workflow anew for every webhook call and again for the run it starts.
+	const newWorkflow = () =>
+		new Workflow({
+			id: WORKFLOW_ID,
+			name: 'Harness webhook workflow',
+			nodes: clone(nodes),
+			connections,
+			active: true,
+			nodeTypes,
+			settings,
+			staticData,
 		});
-		inFlight.add(tracked);
-		return tracked;
-	};
+	const baseAdditionalData = () => buildAdditionalData({ credentialsHelper, hooks: undefined, executionId: undefined });
+	const webhooksOf = (workflow) => nodeWebhooks(workflow, workflow.getNode(triggerName), trigger, baseAdditionalData());
+	const record = recorder();
+
+	/** Activation calls checkExists, then create when the webhook does not exist yet; deactivation delete. */
+	async function runWebhookMethods(activation) {
+		const workflow = newWorkflow();
+		const node = workflow.getNode(triggerName);
+		for (const webhookData of webhooksOf(workflow)) {
+			const methods = trigger.webhookMethods?.[webhookData.webhookDescription.name] ?? {};
+			const call = async (method) =>
+				await methods[method]?.call(
+					new core.HookContext(
+						workflow,
+						node,
+						webhookData.workflowExecuteAdditionalData,
+						MODE,
+						activation,
+						webhookData,
+					),
+				);
+			if (activation === 'deactivate') await call('delete');
+			else if ((await call('checkExists')) !== true) await call('create');
+		}
+	}
 
 	/** WorkflowExecute from the trigger, its data on the stack, as n8n's prepareExecutionData sets it up. */
-	async function runExecution(webhookResultData, resultData) {
+	async function runExecution(workflowData, resultData) {
 		const workflow = newWorkflow();
 		const startedAt = new Date();
 		const runExecutionData = createRunExecutionData({
 			executionData: {
-				nodeExecutionStack: [{ node: workflow.getNode(triggerNode.name), data: { main: webhookResultData.workflowData ?? [] }, source: null }],
+				nodeExecutionStack: [{ node: workflow.getNode(triggerName), data: { main: workflowData }, source: null }],
 			},
 		});
-		if (resultData) Object.assign(runExecutionData, { resultData: { ...runExecutionData.resultData, ...resultData } });
-		const { executionId, run, nodeExecutionOrder, refused } = await executeWorkflow({ workflow, mode: MODE, credentialsHelper, runExecutionData });
+		if (resultData) runExecutionData.resultData = { ...runExecutionData.resultData, ...resultData };
+		const { executionId, run, nodeExecutionOrder, refused } = await executeWorkflow({
+			workflow,
+			mode: MODE,
+			credentialsHelper,
+			runExecutionData,
+		});
 		const execution = { id: executionId, startedAt, stoppedAt: new Date(), nodeExecutionOrder, run };
-		if (refused) Object.assign(execution, { status: 'error', items: [], error: refused });
-		else Object.assign(execution, nodeResult(run, triggerNode.name));
+		Object.assign(execution, refused ? { status: 'error', items: [], error: refused } : nodeResult(run, triggerName));
 		execution.outputOf = (nodeName) => (run ? nodeResult(run, nodeName).items : []);
-		executions.push(execution);
-		return execution;
+		record.executions.push(execution);
 	}
 
 	async function handle(req, res) {
 		const call = { method: req.method, url: req.url, receivedAt: new Date() };
-		calls.push(call);
-		res.on('finish', () => {
-			call.statusCode = res.statusCode;
-			call.answeredAt = new Date();
-		});
+		record.calls.push(call);
+		res.on('finish', () => Object.assign(call, { statusCode: res.statusCode, answeredAt: new Date() }));
 
 		const url = new URL(req.url, 'http://127.0.0.1');
 		const workflow = newWorkflow();
-		const webhookData = webhooks(workflow).find((w) => `/webhook/${w.path}` === url.pathname && w.httpMethod === req.method);
+		const webhookData = webhooksOf(workflow).find(
+			(w) => `/webhook/${w.path}` === url.pathname && w.httpMethod === req.method,
+		);
 		if (!webhookData) {
-			return sendJson(res, 404, { code: 404, message: `The requested webhook "${req.method} ${url.pathname}" is not registered.` });
+			const message = `The requested webhook "${req.method} ${url.pathname}" is not registered.`;
+			return sendJson(res, 404, { code: 404, message });
 		}
 
 		parseIncomingMessage(req);
@@ -217,77 +260,60 @@ async function startWebhookServer(options) {
 			return sendJson(res, 422, { code: 422, message: 'Failed to parse request body', hint: error.message });
 		}
 
-		const node = workflow.getNode(triggerNode.name);
+		const node = workflow.getNode(triggerName);
 		const additionalData = { ...baseAdditionalData(), httpRequest: req, httpResponse: res };
 		const closeFunctions = [];
 		const context = new core.WebhookContext(workflow, node, additionalData, MODE, webhookData, closeFunctions, null);
-		let webhookResultData;
+		let result;
 		try {
-			webhookResultData = await trigger.nodeType.webhook.call(context);
+			result = await trigger.webhook.call(context);
 		} catch (error) {
 			call.webhookError = error;
-			if (!res.headersSent) sendJson(res, 500, { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
-			// n8n still records an execution, failed with the webhook's error.
-			const resultData = { runData: {}, lastNodeExecuted: node.name, error: { ...error, message: error.message, stack: error.stack } };
-			return await runExecution({ workflowData: [[{ json: {} }]] }, resultData);
+			if (!res.headersSent) {
+				sendJson(res, 500, { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
+			}
+			// n8n still runs and records an execution, failed with the webhook's error.
+			const error_ = { ...error, message: error.message, stack: error.stack };
+			return await runExecution([[{ json: {} }]], { runData: {}, lastNodeExecuted: node.name, error: error_ });
 		} finally {
 			await Promise.allSettled(closeFunctions.map(async (close) => await close()));
 		}
-		call.webhookResult = webhookResultData;
+		call.webhookResult = result;
 
-		const answered = webhookResultData.noWebhookResponse === true || res.headersSent;
+		const answered = result.noWebhookResponse === true || res.headersSent;
 		const responseCode = descriptionValue(workflow, node, webhookData.webhookDescription, 'responseCode', 200);
-		if (webhookResultData.workflowData === undefined) {
-			if (!answered) sendJson(res, responseCode, webhookResultData.webhookResponse ?? { message: 'Webhook call received' });
-			return;
-		}
-		const execution = runExecution(webhookResultData);
-		if (!answered) sendJson(res, responseCode, webhookResultData.webhookResponse ?? { message: 'Workflow was started' });
-		return await execution;
+		const answer = (fallback) => answered || sendJson(res, responseCode, result.webhookResponse ?? fallback);
+		if (result.workflowData === undefined) return answer({ message: 'Webhook call received' });
+		const execution = runExecution(result.workflowData);
+		answer({ message: 'Workflow was started' });
+		await execution;
 	}
 
-	await runWebhookMethods(['checkExists', 'create'], 'activate');
-	const server = http.createServer((req, res) => {
-		track(
+	await runWebhookMethods('activate');
+	const server = http.createServer((req, res) =>
+		record.track(
 			handle(req, res).catch((error) => {
 				if (!res.headersSent) sendJson(res, 500, { code: 0, message: error.message });
 			}),
-		);
-	});
+		),
+	);
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const origin = `http://127.0.0.1:${server.address().port}`;
+	const urls = webhooksOf(newWorkflow()).map((webhook) => `${origin}/webhook/${webhook.path}`);
+	const { executions, calls, inFlight } = record;
 
-	/** Resolves once `predicate` holds, checked after every call and execution; rejects after `timeoutMs`. */
-	function waitUntil(predicate, what, timeoutMs) {
-		return new Promise((resolve, reject) => {
-			const check = () => {
-				if (!predicate()) return;
-				clearTimeout(timer);
-				waiters.delete(check);
-				resolve();
-			};
-			const timer = setTimeout(() => {
-				waiters.delete(check);
-				reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what} (${executions.length} executions so far)`));
-			}, timeoutMs);
-			waiters.add(check);
-			check();
-		});
-	}
-
-	const probe = webhooks(newWorkflow());
 	return {
 		origin,
-		url: `${origin}/webhook/${probe[0].path}`,
-		urls: probe.map((w) => `${origin}/webhook/${w.path}`),
+		url: urls[0],
+		urls,
 		executions,
 		calls,
 		async waitForExecutions(count, timeoutMs = 10_000) {
-			await waitUntil(() => executions.length >= count, `${count} execution(s)`, timeoutMs);
+			await record.waitUntil(() => executions.length >= count, `${count} execution(s)`, timeoutMs);
 			return executions.slice(0, count);
 		},
 		async idle(timeoutMs = 10_000) {
-			await waitUntil(() => inFlight.size === 0, 'the calls in flight to finish', timeoutMs);
+			await record.waitUntil(() => inFlight.size === 0, 'the calls in flight to finish', timeoutMs);
 		},
 		reset() {
 			executions.length = 0;
@@ -298,7 +324,7 @@ async function startWebhookServer(options) {
 			server.closeIdleConnections();
 			await Promise.allSettled([...inFlight]);
 			await closed;
-			await runWebhookMethods(['delete'], 'deactivate');
+			await runWebhookMethods('deactivate');
 		},
 	};
 }
