@@ -45,7 +45,9 @@ describe.each(vectors)('secret %p, order %p, payment %p', (secret, orderId, paym
 	it('is not authentic for another order or payment, or another signing input', () => {
 		expect(isAuthenticSignature(secret, `${orderId}0`, paymentId, expected)).toBe(false);
 		expect(isAuthenticSignature(secret, orderId, `${paymentId}0`, expected)).toBe(false);
-		expect(isAuthenticSignature(secret, orderId, paymentId, opensslHmacHex(secret, `${paymentId}|${orderId}`))).toBe(false);
+		expect(isAuthenticSignature(secret, orderId, paymentId, opensslHmacHex(secret, `${paymentId}|${orderId}`))).toBe(
+			false,
+		);
 		expect(isAuthenticSignature(secret, orderId, paymentId, opensslHmacHex(secret, orderId + paymentId))).toBe(false);
 	});
 

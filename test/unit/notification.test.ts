@@ -15,7 +15,12 @@ const flat = {
 	paymentDetails: { paymentMethod: 'card', cardNetwork: 'visa', cardType: 'credit' },
 };
 
-const wrappedData = { ...flat, failureReason: null, redirectType: 'post', redirectUrl: 'https://shop.example.com/done' };
+const wrappedData = {
+	...flat,
+	failureReason: null,
+	redirectType: 'post',
+	redirectUrl: 'https://shop.example.com/done',
+};
 
 /** A JSON object nested `depth` levels below the notification itself. */
 function nested(depth: number): unknown {
@@ -30,7 +35,10 @@ describe('readNotification', () => {
 	});
 
 	it('flattens a wrapped notification and keeps its eventType', () => {
-		expect(readNotification({ eventType: null, data: wrappedData }, undefined)).toEqual({ eventType: null, ...wrappedData });
+		expect(readNotification({ eventType: null, data: wrappedData }, undefined)).toEqual({
+			eventType: null,
+			...wrappedData,
+		});
 		expect(readNotification({ eventType: 'TRANSACTION_COMPLETED', data: flat }, undefined)).toEqual({
 			eventType: 'TRANSACTION_COMPLETED',
 			...flat,
@@ -157,7 +165,9 @@ describe('outcomeOf', () => {
 	});
 
 	it('a refundId or a refund status makes it a refund', () => {
-		expect(outcomeOf({ eventType: null, orderId: 'o', paymentId: 'p', refundId: 'RF1', status: 'success' })).toBe('refunded');
+		expect(outcomeOf({ eventType: null, orderId: 'o', paymentId: 'p', refundId: 'RF1', status: 'success' })).toBe(
+			'refunded',
+		);
 		expect(outcomeOf({ orderId: 'o', paymentId: 'p', status: 'refunded' })).toBe('refunded');
 		expect(outcomeOf({ orderId: 'o', paymentId: 'p', refundId: '', status: 'success' })).toBe('succeeded');
 	});
