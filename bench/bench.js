@@ -55,6 +55,23 @@ async function main() {
 		Array.from({ length: ITEMS }, () => ({})),
 	);
 	const orderIds = orders.items.map((item) => item.json.orderId);
+	// check-status of an order nobody has paid is a failure: pay each one (no authentication, settles at once).
+	const paid = await run(
+		{
+			resource: 'transaction',
+			operation: 'initiate',
+			orderId: '={{ $json.orderId }}',
+			paymentMode: 'card',
+			cardNumber: '4111111111111111',
+			cardExpMonth: '12',
+			cardExpYear: String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0'),
+			cardHolderName: 'Bench',
+			redirectionUrl: 'https://shop.example.com/done',
+			customerAuthentication: 'none',
+		},
+		orderIds.map((orderId) => ({ orderId })),
+	);
+	if (paid.error) throw new Error(`paying the orders failed: ${paid.error.message}`);
 	const statusItems = orderIds.map((orderId) => ({ orderId }));
 	const statusParameters = (concurrency) => ({
 		resource: 'status',

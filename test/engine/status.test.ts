@@ -63,12 +63,20 @@ describe('status after a payment', () => {
 			status: 'success',
 			amount: 25.5,
 			signature: expect.stringMatching(/^[0-9a-f]{64}$/),
-			paymentDetails: { paymentMethod: 'card', cardNetwork: 'VISA', cardType: 'credit' },
+			paymentDetails: { paymentMethod: 'card', cardNetwork: 'visa', cardType: 'credit' },
 		});
 
 		const byPayment = await runNode(sandbox, byPaymentId(paymentId));
 		expect(byPayment.error).toBeUndefined();
-		expect(byPayment.items[0].json).toEqual(record);
+		// Status by payment id is the gateway's payment record: the same facts under its own field names.
+		expect(byPayment.items[0].json).toMatchObject({
+			orderId,
+			paymentId,
+			status: 'success',
+			paymentStatus: 'success',
+			amount: record.amount,
+			signature: record.signature,
+		});
 
 		expect(sandbox.requests.map((request) => [request.method, request.path, request.status])).toEqual([
 			['GET', `${CHECK_STATUS_PATH}?orderId=${orderId}`, 200],
@@ -98,11 +106,11 @@ describe('status after a payment', () => {
 		expect(result.items[0].json.status).toBe('failure');
 	});
 
-	it('an order without a payment reports "created"', async () => {
+	it('an order without a payment is data: the gateway\'s "Transaction not initiated" (400) with the order named', async () => {
 		const orderId = await createOrder(sandbox);
 		const result = await runNode(sandbox, byOrderId(orderId));
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ orderId, status: 'created', paymentId: '' });
+		expect(result.items[0].json).toEqual({ orderId, resCode: 400, status: 'failure', errMessage: 'Transaction not initiated' });
 	});
 });
 
@@ -256,6 +264,7 @@ async function startCountingProxy(target: string): Promise<CountingProxy> {
 describe('concurrency', () => {
 	let proxy: CountingProxy;
 	let orderIds: string[];
+	let paymentIds: string[];
 
 	beforeAll(async () => {
 		proxy = await startCountingProxy(sandbox.url);
@@ -271,6 +280,14 @@ describe('concurrency', () => {
 		expect(created.error).toBeUndefined();
 		orderIds = created.items.map((item) => item.json.orderId as string);
 		expect(new Set(orderIds).size).toBe(6);
+		// check-status of an order nobody has paid is a failure: give every order a payment.
+		const initiated = await runNode(
+			sandbox,
+			initiateParameters('={{ $json.orderId }}'),
+			orderIds.map((orderId) => ({ orderId })),
+		);
+		expect(initiated.error).toBeUndefined();
+		paymentIds = initiated.items.map((item) => item.json.paymentId as string);
 		proxy.maxInFlight = 0;
 		// Earlier items answer later, so that completion order differs from input order.
 		proxy.delayFor = (path) => {
@@ -293,20 +310,11 @@ describe('concurrency', () => {
 			if (operation === 'getByOrderId') {
 				parameters = byOrderId('={{ $json.id }}', { concurrency: 3 });
 			} else {
-				// Give every order a payment first (without latency), then look the payments up.
-				sandbox.setLatency(0);
-				const paymentIds: string[] = [];
-				for (const orderId of orderIds) {
-					const initiated = await runNode(sandbox, initiateParameters(orderId));
-					paymentIds.push(initiated.items[0].json.paymentId as string);
-				}
 				ids = paymentIds;
 				proxy.delayFor = (path) => {
 					const index = ids.findIndex((id) => path.includes(id));
 					return index < 0 ? 0 : (ids.length - index) * 20;
 				};
-				sandbox.clearLog();
-				sandbox.setLatency(150);
 				parameters = byPaymentId('={{ $json.id }}', { concurrency: 3 });
 			}
 
@@ -499,6 +507,6 @@ describe('writes are never retried', () => {
 		expect(sandbox.requests[0].apiPath).toBe('/transaction/initiate');
 
 		const status = await runNode(sandbox, byOrderId(orderId));
-		expect(status.items[0].json.status).toBe('created');
+		expect(status.items[0].json.errMessage).toBe('Transaction not initiated');
 	});
 });
