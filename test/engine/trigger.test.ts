@@ -1,7 +1,8 @@
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { StatusRecord } from '../support/fixtures';
+import { runNode } from '../support/fixtures';
 import { opensslHmacHex } from '../support/openssl';
-import { CHECK_STATUS, useTriggerBench } from '../support/trigger';
+import { CHECK_STATUS, DECLINED_CARD, useTriggerBench } from '../support/trigger';
 
 // The Payment Gateway Trigger served as n8n serves a production webhook (test/support/webhook.js): real HTTP in,
 // webhook() through n8n-core's WebhookContext, the workflow through WorkflowExecute, against the sandbox gateway.
@@ -164,6 +165,77 @@ describe('anything else starts nothing', () => {
 	it('an empty body: 400', async () => {
 		expect((await post(bench.server, '')).status).toBe(400);
 		expect(await settled()).toHaveLength(0);
+	});
+});
+
+describe('notifications the sandbox gateway itself sends', () => {
+	it.each([
+		['flat', false],
+		['wrapped', false],
+		['wrapped', true],
+	] as const)('%s (stray spaces: %s): delivered with 200, one execution', async (format, pad) => {
+		const { sandbox } = bench;
+		sandbox.setNotifications({ url: bench.server.url, format, pad });
+		const record = await paid();
+		const [delivery] = await sandbox.waitForNotifications(1);
+		expect(delivery).toMatchObject({ event: 'TRANSACTION_COMPLETED', status: 200, error: null });
+
+		const executions = await settled();
+		expect(executions).toHaveLength(1);
+		expect(executions[0].items.map((item) => item.json)).toEqual([
+			expect.objectContaining({
+				orderId: record.orderId,
+				paymentId: record.paymentId,
+				status: 'success',
+				signature: record.signature,
+				statusVerified: true,
+				statusMismatch: false,
+				...(format === 'wrapped' ? { eventType: 'TRANSACTION_COMPLETED' } : {}),
+			}),
+		]);
+	});
+
+	it('a failed payment and a refund: the status the gateway confirms, the refund with its refundId', async () => {
+		const { sandbox } = bench;
+		sandbox.setNotifications({ url: bench.server.url, format: 'wrapped' });
+		const failed = await paid('failure', DECLINED_CARD);
+		const refunded = await paid('success');
+		const refund = await runNode(sandbox, {
+			resource: 'transaction',
+			operation: 'refund',
+			paymentId: refunded.paymentId,
+			amount: 5,
+		});
+		expect(refund.error).toBeUndefined();
+		const deliveries = await sandbox.waitForNotifications(3);
+		// Deliveries, and the executions they start, may settle in any order.
+		expect(deliveries.map((delivery) => `${delivery.event} ${delivery.status}`).sort()).toEqual([
+			'REFUND_SUCCESS 200',
+			'TRANSACTION_COMPLETED 200',
+			'TRANSACTION_FAILED 200',
+		]);
+
+		const items = (await settled()).map((execution) => execution.items[0].json);
+		const byEvent = Object.fromEntries(items.map((item) => [item.eventType as string, item]));
+		expect(Object.keys(byEvent).sort()).toEqual(['REFUND_SUCCESS', 'TRANSACTION_COMPLETED', 'TRANSACTION_FAILED']);
+		expect(byEvent.TRANSACTION_FAILED).toMatchObject({ paymentId: failed.paymentId, status: 'failure' });
+		expect(byEvent.REFUND_SUCCESS).toMatchObject({
+			paymentId: refunded.paymentId,
+			refundId: refund.items[0].json.refundId,
+			status: 'partially_refunded',
+			statusVerified: true,
+			statusMismatch: false,
+		});
+	});
+
+	it('a forged one (the sandbox sends it with another signature): 401, no execution', async () => {
+		const { sandbox } = bench;
+		const record = await paid();
+		sandbox.setNotifications({ url: bench.server.url });
+		const delivery = await sandbox.sendNotification({ paymentId: record.paymentId, signature: '0'.repeat(64) });
+		expect(delivery.status).toBe(401);
+		expect(await settled()).toHaveLength(0);
+		expect(sandbox.requests).toHaveLength(0);
 	});
 });
 

@@ -61,6 +61,7 @@ export function useTriggerBench() {
 	beforeEach(() => {
 		sandbox.reset();
 		sandbox.setLatency(0);
+		sandbox.setNotifications({ url: null });
 		collect(server);
 		server.reset();
 	});
