@@ -62,12 +62,16 @@ export function readNotification(body: unknown, rawBody: unknown): Notification 
 const SUCCEEDED = /^(success|succeeded|successful|completed|paid|captured)$/i;
 const FAILED = /^(failure|failed|declined|cancell?ed|rejected|expired)$/i;
 
-/** What a notification reports, from its event type when it names a refund, otherwise from the status. */
+/**
+ * What a notification reports. A refund is told by its event type, its refundId or its own claimed status; a payment
+ * by its confirmed status, so that a late notification of a payment refunded since is neither a success nor a refund.
+ */
 export function outcomeOf(notification: IDataObject): Outcome {
 	const event = typeof notification.eventType === 'string' ? notification.eventType.toUpperCase() : '';
 	const status = typeof notification.status === 'string' ? notification.status : '';
+	const claimed = typeof notification.notifiedStatus === 'string' ? notification.notifiedStatus : status;
 	const refundId = notification.refundId;
-	if (event.startsWith('REFUND') || (typeof refundId === 'string' && refundId !== '') || /refund/i.test(status)) {
+	if (event.startsWith('REFUND') || (typeof refundId === 'string' && refundId !== '') || /refund/i.test(claimed)) {
 		return event === 'REFUND_FAILED' ? 'other' : 'refunded';
 	}
 	if (SUCCEEDED.test(status)) return 'succeeded';

@@ -122,9 +122,8 @@ describe('the status re-check', () => {
 		},
 	);
 
-	// A known bug of the trigger, hence `failing`: check-status tells the order's latest payment, which confirms
-	// nothing about another payment of that order. Turn it into a plain `it` once the trigger compares paymentIds.
-	it.failing(
+	// check-status tells the order's latest payment, which confirms nothing about another payment of that order.
+	it(
 		'a late notification of an earlier, failed payment does not take the status of the order’s later payment',
 		async () => {
 			const { sandbox } = bench;

@@ -172,3 +172,17 @@ describe('outcomeOf', () => {
 		expect(outcomeOf({ orderId: 'o', paymentId: 'p', refundId: '', status: 'success' })).toBe('succeeded');
 	});
 });
+
+describe('outcomeOf after a re-check', () => {
+	it('a payment notification is judged by the confirmed status; a refund by its own claim', () => {
+		const base = { orderId: 'o', paymentId: 'p' };
+		// A late notification of a payment refunded since: neither a success nor a refund.
+		expect(outcomeOf({ ...base, eventType: 'TRANSACTION_COMPLETED', notifiedStatus: 'success', status: 'refunded' })).toBe('other');
+		expect(outcomeOf({ ...base, notifiedStatus: 'success', status: 'partially_refunded' })).toBe('other');
+		// The gateway says the claimed success failed.
+		expect(outcomeOf({ ...base, notifiedStatus: 'success', status: 'failure' })).toBe('failed');
+		// A refund notification stays a refund whatever the order's status reads now.
+		expect(outcomeOf({ ...base, notifiedStatus: 'refunded', status: 'refunded' })).toBe('refunded');
+		expect(outcomeOf({ ...base, refundId: 'RFD1', notifiedStatus: 'partially_refunded', status: 'refunded' })).toBe('refunded');
+	});
+});
