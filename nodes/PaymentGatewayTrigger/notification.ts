@@ -30,11 +30,12 @@ function trimmed(value: unknown): unknown {
 	return value;
 }
 
+/** The request's own bytes decide when n8n kept them: a form or other non-JSON body is not a notification. */
 function jsonOf(body: unknown, rawBody: unknown): unknown {
-	if (isObject(body) && Object.keys(body).length > 0) return body;
 	const raw = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : typeof body === 'string' ? body : '';
+	if (!raw.trim()) return body;
 	try {
-		return raw ? (JSON.parse(raw) as unknown) : body;
+		return JSON.parse(raw) as unknown;
 	} catch {
 		return undefined;
 	}

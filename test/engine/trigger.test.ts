@@ -91,6 +91,20 @@ describe('authentic notifications start one execution with one flat item', () =>
 		},
 	);
 
+	it('a form-encoded body with the right fields and signature is not a JSON notification: 400, no execution', async () => {
+		const record = await paid();
+		const form = new URLSearchParams({
+			orderId: record.orderId as string,
+			paymentId: record.paymentId as string,
+			status: 'success',
+			signature: record.signature as string,
+		}).toString();
+		const answer = await post(bench.server, form, 'application/x-www-form-urlencoded');
+		expect(answer.status).toBe(400);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(bench.server.executions).toHaveLength(0);
+	});
+
 	it('the item reaches the nodes after the trigger (Status → Verify Signature finds it valid)', async () => {
 		const record = await paid();
 		const then = [{ nodeType: PaymentGateway, parameters: { resource: 'status', operation: 'verifySignature' } }];
