@@ -18,7 +18,6 @@
 // Environment: E2E_SKIP_INSTALL=1 and E2E_SKIP_BUILD=1 as for npm run e2e.
 
 const { execFileSync } = require('node:child_process');
-const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox } = require('../sandbox/gateway');
@@ -31,10 +30,10 @@ const { createReport, StepFailed } = require('./lib/report');
 const { RestSession } = require('./lib/rest');
 const { checkoutStory, notifications, reconcile } = require('./queue/checks');
 const { seedOrders } = require('./queue/gateway-data');
+const { queueWorkflow, reconciliationWorkflow, WEBHOOK_TYPE } = require('./queue/workflows');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'queue', 'user');
 const CREDENTIAL = { id: 'pgSandboxCred001', name: 'Payment Gateway sandbox', type: 'paymentGatewayApi' };
-const WEBHOOK_TYPE = 'n8n-nodes-base.webhook';
 
 const ORDERS = 300;
 const EXECUTIONS = 6;
@@ -47,12 +46,6 @@ const ROUNDS = 3;
 const report = createReport();
 const log = (message) => console.log(`queue: ${message}`);
 const heading = (text) => console.log(`\n${text}`);
-
-/** A workflow of e2e/queue/, the sandbox's address filled in. */
-function loadWorkflow(name, sandbox) {
-	const text = fs.readFileSync(path.join(__dirname, 'queue', `${name}.json`), 'utf8');
-	return JSON.parse(text.split('__SANDBOX_URL__').join(sandbox.url));
-}
 
 /** Created and activated over REST on main; resolves once the webhook processor serves its production URL. */
 async function deploy(session, server, workflow) {
@@ -86,10 +79,14 @@ async function run(state) {
 	report.pass(`main, ${queue.WORKERS.length} workers and the webhook processor serve their health endpoints (${seconds(since)})`);
 	const session = new RestSession(server.url);
 	await session.setupOwner();
-	const names = ['reconciliation', 'checkout-refund', 'notifications'];
-	const deployed = {};
-	for (const name of names) deployed[name] = await deploy(session, server, loadWorkflow(name, sandbox));
-	state.stored = names.map((name) => deployed[name].stored);
+	const reconciliation = reconciliationWorkflow(sandbox, CREDENTIAL);
+	log(`the reconciliation workflow comes from ${reconciliation.source}`);
+	const deployed = {
+		reconciliation: await deploy(session, server, reconciliation.workflow),
+		'checkout-refund': await deploy(session, server, queueWorkflow('checkout-refund', sandbox, CREDENTIAL)),
+		notifications: await deploy(session, server, queueWorkflow('notifications', sandbox, CREDENTIAL)),
+	};
+	state.stored = Object.values(deployed).map((workflow) => workflow.stored);
 	const context = { report, session, sandbox, n8n, workers: queue.WORKERS };
 
 	heading(`1. reconciliation: ${ORDERS} orders, ${EXECUTIONS} executions at once, ${LATENCY_MS} ms gateway latency, Concurrency 10`);

@@ -98,15 +98,16 @@ async function inPool(items, width, fn) {
 	return results;
 }
 
-/** `count` orders in the states of KINDS, in turn; resolves with [{ orderId, expected }]. */
+/** `count` orders in the states of KINDS, in turn; resolves with [{ orderId, receiptId, expected }]. */
 function seedOrders(sandbox, count) {
 	const gateway = gatewayClient(sandbox);
 	return inPool([...Array(count).keys()], 10, async (index) => {
 		const expected = KINDS[index % KINDS.length];
+		const receiptId = `RECON-${index}`;
 		if (expected === 'error 404') {
-			return { orderId: `wb-00000000-0000-4000-8000-${String(index).padStart(12, '0')}`, expected };
+			return { orderId: `wb-00000000-0000-4000-8000-${String(index).padStart(12, '0')}`, receiptId, expected };
 		}
-		const { orderId } = await gateway.createOrder(`RECON-${index}`, 20);
+		const { orderId } = await gateway.createOrder(receiptId, 20);
 		if (expected !== 'unpaid') {
 			const { paymentId } = await gateway.initiate(orderId, {
 				card: expected === 'failure' ? DECLINED_CARD : APPROVED_CARD,
@@ -115,7 +116,7 @@ function seedOrders(sandbox, count) {
 			if (expected === 'refunded') await gateway.refund(paymentId, 20);
 			if (expected === 'partially_refunded') await gateway.refund(paymentId, 5);
 		}
-		return { orderId, expected };
+		return { orderId, receiptId, expected };
 	});
 }
 
