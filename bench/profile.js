@@ -139,8 +139,7 @@ function printSummary(results, decryptUs) {
 		const cheapest = Math.min(...plain.map(cpuOf));
 		console.log(`  node at concurrency 1 over the cheaper plain client: ${us(cpuOf(node) - cheapest)} per item`);
 	}
-	console.log('  main-thread time per item of the node at concurrency 1 by component (the HTTP helper includes axios,');
-	console.log('  which the plain client runs too):');
+	console.log('  main-thread time per item of the node at concurrency 1 by component:');
 	for (const { name } of COMPONENTS) {
 		console.log(`  ${us((node.byComponent.get(name) ?? 0) / node.phase.items).padStart(8)}  ${name}`);
 	}

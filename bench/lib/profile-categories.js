@@ -8,6 +8,10 @@ const ROOT = path.resolve(__dirname, '..', '..');
 
 const urlOf = (frame) => frame.url.replace(/^file:\/\//, '');
 
+/** `[, package, file]` of the innermost node_modules folder (n8n's packages nest their own axios). */
+const packageOf = (url) => /.*node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(url);
+const inPackage = (...names) => (frame) => names.includes(packageOf(urlOf(frame))?.[1]);
+
 /** Package and, for n8n's own packages, the file; for this package the path under dist/. */
 function classify(frame) {
 	const url = urlOf(frame);
@@ -20,7 +24,7 @@ function classify(frame) {
 		if (/timers|process\/task_queues|async_hooks/.test(module)) return 'Node: timers and microtasks';
 		return `Node: ${module.split('/')[0]}`;
 	}
-	const inModules = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(url);
+	const inModules = packageOf(url);
 	if (inModules) {
 		const [, name, file] = inModules;
 		if (['n8n-core', 'n8n-workflow', '@n8n/backend-network'].includes(name)) {
@@ -45,9 +49,10 @@ const SPECIFIC = [
 	{ name: 'getNodeParameter: parameter resolution (n8n-core, n8n-workflow)', test: named('_getNodeParameter', 'n8n-core/') },
 	{ name: 'getCredentials (n8n-core checks + credentials helper)', test: named('_getCredentials', 'n8n-core/') },
 	{ name: "credential's authenticate(): signing and headers", test: inFile('/dist/credentials/') },
+	{ name: 'axios and follow-redirects (what the plain client runs too), incl. connect', test: inPackage('axios', 'follow-redirects') },
 	{
-		name: 'HTTP helper: @n8n/backend-network and axios (incl. connect)',
-		test: (frame) => /node_modules\/(@n8n\/backend-network|axios|follow-redirects|form-data|proxy-from-env)\//.test(urlOf(frame)),
+		name: "n8n's HTTP helper around axios: request options, new agents, env proxy lookup, socket set-up",
+		test: inPackage('@n8n/backend-network', 'proxy-from-env'),
 	},
 	{ name: 'httpRequestWithAuthentication (n8n-core, own code)', test: inFile('n8n-core/dist/execution-engine/node-execution-context/utils/request-helpers/') },
 	{ name: 'transport: gatewayRequest', test: inFile('/dist/nodes/PaymentGateway/transport/') },
