@@ -27,6 +27,7 @@ const MEMORY_N = envNumbers('BENCH_MEMORY_N', '1000,10000');
 const CONCURRENCY = [1, 2, 5, 10, 20, 50];
 const OVERHEAD_CONCURRENCY = 1;
 const MEMORY_CONCURRENCY = 10;
+const MEMORY_GC_EVERY_MS = 250;
 const CLEANUP = { customers: 200, cardsEach: 5, concurrency: 10 };
 
 const RESULTS_FILE = path.join(__dirname, 'results.json');
@@ -135,25 +136,32 @@ async function cleanUp(sandbox) {
 	};
 }
 
+/** Each size twice, each time in a fresh process: once left alone (peaks), once with full collections (live heap). */
 async function memory(sandbox, orderIds) {
 	const runs = [];
 	for (const items of MEMORY_N) {
-		runs.push(await measureMemory(sandbox, orderIds.slice(0, items), MEMORY_CONCURRENCY));
-		await expectLog(sandbox, items + 20, `memory run of ${items} items`);
-		progress(`  memory run of ${items} items done`);
+		const run = await measureMemory(sandbox, orderIds.slice(0, items), MEMORY_CONCURRENCY);
+		const live = await measureMemory(sandbox, orderIds.slice(0, items), MEMORY_CONCURRENCY, MEMORY_GC_EVERY_MS);
+		await expectLog(sandbox, 2 * (items + 20), `memory runs of ${items} items`);
+		runs.push({ ...run, liveHeapPeak: live.peak.heapUsed });
+		progress(`  memory runs of ${items} items done`);
 	}
 	const [small, large] = [runs[0], runs[runs.length - 1]];
 	const extra = large.items - small.items;
+	const difference = (pick) => pick(large) - pick(small);
 	return {
 		concurrency: MEMORY_CONCURRENCY,
 		latencyMs: 0,
+		liveHeapGcEveryMs: MEMORY_GC_EVERY_MS,
 		runs,
 		difference: {
 			items: extra,
-			peakRss: large.peak.rss - small.peak.rss,
-			peakHeapUsed: large.peak.heapUsed - small.peak.heapUsed,
-			heldAfterRun: large.heldAfterRun - small.heldAfterRun,
-			heldBytesPerItem: extra > 0 ? (large.heldAfterRun - small.heldAfterRun) / extra : undefined,
+			peakRss: difference((run) => run.peak.rss),
+			peakHeapUsed: difference((run) => run.peak.heapUsed),
+			liveHeapPeak: difference((run) => run.liveHeapPeak),
+			heldAfterRun: difference((run) => run.heldAfterRun),
+			liveBytesPerItem: extra > 0 ? difference((run) => run.liveHeapPeak) / extra : undefined,
+			heldBytesPerItem: extra > 0 ? difference((run) => run.heldAfterRun) / extra : undefined,
 		},
 	};
 }

@@ -59,20 +59,23 @@ function printCleanUp(cleanUp) {
 
 function printMemory(memory) {
 	console.log(`\nMemory: Status → Get by Order ID at concurrency ${memory.concurrency}, 0 ms latency, each size in its own process`);
-	console.log('     items  baseline RSS  peak RSS (sampled)  max RSS (kernel)  baseline heap  peak heap  held after run');
+	console.log('     items  baseline RSS  peak RSS  max RSS (kernel)  baseline heap  peak heap  live heap peak  held after run');
 	for (const run of memory.runs) {
 		console.log(
-			`  ${pad(run.items, 8)} ${pad(mib(run.baseline.rss), 13)} ${pad(mib(run.peak.rss), 19)} ${pad(mib(run.maxRss), 17)}` +
-				` ${pad(mib(run.baseline.heapUsed), 14)} ${pad(mib(run.peak.heapUsed), 10)} ${pad(mib(run.heldAfterRun), 15)}`,
+			`  ${pad(run.items, 8)} ${pad(mib(run.baseline.rss), 13)} ${pad(mib(run.peak.rss), 9)} ${pad(mib(run.maxRss), 17)}` +
+				` ${pad(mib(run.baseline.heapUsed), 14)} ${pad(mib(run.peak.heapUsed), 10)} ${pad(mib(run.liveHeapPeak), 15)}` +
+				` ${pad(mib(run.heldAfterRun), 15)}`,
 		);
 	}
 	const { difference } = memory;
 	if (difference.items > 0) {
 		console.log(
 			`  difference for ${difference.items} more items: peak RSS ${mib(difference.peakRss)}, peak heap ${mib(difference.peakHeapUsed)},` +
+				` live heap peak ${mib(difference.liveHeapPeak)} (${difference.liveBytesPerItem.toFixed(0)} bytes per item),` +
 				` held after the run ${mib(difference.heldAfterRun)} (${difference.heldBytesPerItem.toFixed(0)} bytes per item)`,
 		);
 	}
+	console.log(`  live heap peak: a separate run of the same size with a full collection every ${memory.liveHeapGcEveryMs} ms before each sample`);
 }
 
 function printReport(results) {
