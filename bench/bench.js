@@ -222,8 +222,8 @@ async function main() {
 }
 
 /**
- * The headers the sandbox saw from the node and from the plain client must be the same, names and values, apart
- * from the signature (same key and path, so equal too, but compared by the sandbox already) and `connection`.
+ * The headers the sandbox saw from the node and from the plain client must be the same, names and values, the
+ * signature included (same key, same path), apart from `host` and `connection`.
  */
 function sameHeaders(fromNode, fromPlain) {
 	const comparable = (headers) =>

@@ -60,4 +60,4 @@ function plainClient(sandbox, loggedHeaders, { freshConnection = false } = {}) {
 	};
 }
 
-module.exports = { plainClient, fixedHeadersOf, CHECK_STATUS_PATH };
+module.exports = { plainClient };

@@ -1,10 +1,12 @@
 'use strict';
 
-// The workload `npm run bench:profile` profiles: Status → Get by Order ID through n8n's engine at 0 ms latency,
-// at each concurrency, then the plain signed axios client for comparison, with the sandbox in its own process. Writes the phases' start and end (monotonic clock, µs,
-// the clock of the .cpuprofile) to the file named by the first argument. With --instrument, counts calls instead.
+// The workload `npm run bench:profile` profiles: Status → Get by Order ID through n8n's engine at 0 ms latency at
+// each concurrency, then the plain signed axios client for comparison, with the sandbox in its own process. Writes
+// each phase's start and end (monotonic clock in µs, the clock of the .cpuprofile) and CPU time to the file named by
+// the first argument. With --instrument it counts calls instead (bench/lib/instrument.js) and skips the plain client.
 
 const fs = require('node:fs');
+const path = require('node:path');
 
 const { statusOfAll, createOrders } = require('./node-runs');
 const { plainClient } = require('./plain-client');
@@ -20,7 +22,6 @@ const microseconds = () => Number(process.hrtime.bigint() / 1000n);
 async function main() {
 	const counting = instrumented ? require('./instrument') : undefined;
 	if (counting) {
-		const path = require('node:path');
 		const dist = path.join(__dirname, '..', '..', 'dist');
 		counting.instrument(require(path.join(dist, 'credentials/PaymentGatewayApi.credentials.js')).PaymentGatewayApi);
 	}
