@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { CountingProxy } from '../support/counting-proxy';
+import type { RunWorkflowResult } from '../support/engine';
 import { startCountingProxy } from '../support/counting-proxy';
 import type { Sandbox } from '../support/fixtures';
 import { createOrder, initiateParameters, orderParameters, runNode, startSandbox } from '../support/fixtures';
@@ -62,6 +63,16 @@ function status(operation: 'getByOrderId' | 'getByPaymentId', options: IDataObje
 
 const requestsFor = (id: string) => sandbox.requests.filter((request) => request.path.includes(id));
 
+/** One output per id, paired and in input order: the status of each order, the error item at `failed`. */
+function expectInPlace(result: RunWorkflowResult, ids: string[], failed: number, error: IDataObject) {
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((item) => item.pairedItem)).toEqual(ids.map((_id, item) => ({ item })));
+	expect(result.items[failed].json).toMatchObject(error);
+	result.items.forEach((item, index) => {
+		if (index !== failed) expect(item.json.orderId).toBe(ids[index]);
+	});
+}
+
 describe(`Status with concurrency ${CONCURRENCY}`, () => {
 	it.each(['getByOrderId', 'getByPaymentId'] as const)(
 		'%s: outputs in input order and paired, never more than 5 requests in flight',
@@ -107,12 +118,7 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 			ids.map((id) => ({ id })),
 			viaProxy({ continueOnFail: true }),
 		);
-		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.pairedItem)).toEqual(ids.map((_id, item) => ({ item })));
-		expect(result.items[4].json).toMatchObject({ error: 'Order not found', resCode: 404 });
-		result.items.forEach((item, index) => {
-			if (index !== 4) expect(item.json.orderId).toBe(ids[index]);
-		});
+		expectInPlace(result, ids, 4, { error: 'Order not found', resCode: 404 });
 		expect(proxy.maxInFlight).toBe(CONCURRENCY);
 	});
 
@@ -128,12 +134,7 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 			viaProxy({ continueOnFail: true }),
 		);
 
-		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.pairedItem)).toEqual(orderIds.map((_id, item) => ({ item })));
-		expect(result.items[6].json).toMatchObject({ error: 'Service temporarily unavailable', resCode: 503 });
-		result.items.forEach((item, index) => {
-			if (index !== 6) expect(item.json.orderId).toBe(orderIds[index]);
-		});
+		expectInPlace(result, orderIds, 6, { error: 'Service temporarily unavailable', resCode: 503 });
 		for (const index of [1, 3, 8]) expect(requestsFor(orderIds[index]).map((request) => request.status)).toEqual([503, 200]);
 		expect(requestsFor(orderIds[6]).map((request) => request.status)).toEqual([503, 503, 503]);
 		expect(sandbox.requests).toHaveLength(ITEMS + 3 + 2);
