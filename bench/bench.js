@@ -13,7 +13,7 @@ const path = require('node:path');
 
 const { throughputSvg } = require('./lib/chart');
 const { measureMemory } = require('./lib/memory');
-const { cleanUpCards, createOrders, statusOfAll, storeCards } = require('./lib/node-runs');
+const { cleanUpCards, paidOrders, statusOfAll, storeCards } = require('./lib/node-runs');
 const { plainClient } = require('./lib/plain-client');
 const { timed } = require('./lib/pool');
 const { printReport } = require('./lib/report');
@@ -175,8 +175,8 @@ async function main() {
 	};
 	const sandbox = await startSandboxProcess();
 	try {
-		progress(`setting up ${Math.max(N, ...MEMORY_N)} orders ...`);
-		const { orderIds: allOrderIds, nodeHeaders } = await createOrders(sandbox, Math.max(N, ...MEMORY_N, 200));
+		progress(`setting up ${Math.max(N, ...MEMORY_N, 200)} paid orders ...`);
+		const { orderIds: allOrderIds, nodeHeaders } = await paidOrders(sandbox, Math.max(N, ...MEMORY_N, 200));
 		const orderIds = allOrderIds.slice(0, N);
 		const plain = plainClient(sandbox, nodeHeaders);
 		const plainNewConnection = plainClient(sandbox, nodeHeaders, { freshConnection: true });

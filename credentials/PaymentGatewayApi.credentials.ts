@@ -141,6 +141,15 @@ export class PaymentGatewayApi implements ICredentialType {
 			default: 'en-US',
 			description: 'Locale sent as Accept-Language (BCP 47, e.g. en-US) when an item gives none',
 		},
+		{
+			displayName: 'Hosted Checkout Page URL',
+			name: 'checkoutPageUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. https://merchant.example.com/cpbs/pg',
+			description:
+				"The page where customers pay on the gateway's site, not an API address (usually another host than the Base URLs). When set, Order → Create Checkout outputs a ready checkoutUrl to send the customer to.",
+		},
 	];
 
 	/**

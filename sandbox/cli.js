@@ -18,8 +18,16 @@ function envNumber(name, fallback) {
 
 async function main() {
 	const latencyMs = envNumber('LATENCY_MS', 0);
-	const sandbox = await startSandbox({ port: envNumber('PORT', 8787), latencyMs });
+	const sandbox = await startSandbox({
+		port: envNumber('PORT', 8787),
+		latencyMs,
+		notificationUrl: process.env.NOTIFICATION_URL || null,
+		notificationFormat: process.env.NOTIFICATION_FORMAT || undefined,
+		notificationPadding: ['1', 'true'].includes(process.env.NOTIFICATION_PADDING ?? ''),
+	});
 	const { active, inactive } = sandbox.clients;
+	const { url, format, pad } = sandbox.notificationSettings;
+	const notifications = url ? `${format}${pad ? ', padded' : ''}, to ${url}` : 'off (set NOTIFICATION_URL)';
 	console.log(`Sandbox payment gateway listening on ${sandbox.url}
 
 Credential "Payment Gateway API":
@@ -36,6 +44,7 @@ Test cards: 4111111111111111 (Visa), 5186001700008785 (Mastercard) approve;
             4393570006367857 declines. Any future expiry, CVV 123.
 
 Control API: ${sandbox.url}/__sandbox/...  (see sandbox/README.md)
+Notifications: ${notifications}
 Latency: ${latencyMs} ms. Press Ctrl+C to stop.`);
 
 	let stopping = false;

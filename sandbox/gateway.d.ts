@@ -3,6 +3,8 @@ export interface SandboxClient {
 	clientSecret: string;
 }
 
+export type NotificationFormat = 'flat' | 'wrapped';
+
 export interface SandboxOptions {
 	/** 0 picks a free port. */
 	port?: number;
@@ -12,39 +14,153 @@ export interface SandboxOptions {
 	clients?: { active?: Partial<SandboxClient>; inactive?: Partial<SandboxClient> };
 	/** 64 hex characters. */
 	cardEncryptionKey?: string;
+	/** Where payment and refund notifications are POSTed; none are sent without it. */
+	notificationUrl?: string | null;
+	/** Default 'flat'. */
+	notificationFormat?: NotificationFormat;
+	/** Stray spaces around every string value, as in the provider's document. Default false. */
+	notificationPadding?: boolean;
 }
+
+export type FaultKind =
+	| 'status'
+	| 'reset-before-body'
+	| 'reset-after-body'
+	| 'hang'
+	| 'slow-body'
+	| 'endless'
+	| 'html'
+	| 'failure-envelope'
+	| 'truncated-json'
+	| 'empty'
+	| 'huge'
+	| 'deep';
 
 export interface LoggedRequest {
 	time: string;
 	method: string;
+	/** As received, query included. */
 	path: string;
 	apiPath: string | null;
 	family: 'short' | 'long' | null;
 	headers: Record<string, string | string[] | undefined>;
 	clientId: string | null;
 	body: string;
+	/** HTTP status sent; null when no answer was sent (a reset or a hang). */
 	status: number | null;
 	resCode: number | null;
+	/** The injected fault this request got, or null. */
+	fault: FaultKind | null;
 }
 
 export interface FaultOptions {
 	/** Substring of the request path (query included); '' matches every API request. */
 	match?: string;
-	status: number;
+	/** Only requests of this method. */
+	method?: string;
+	/** Default 'status' (then `status` is required). */
+	kind?: FaultKind;
+	/** HTTP status ('status', 'html': default 502) or resCode ('failure-envelope': default 503). */
+	status?: number;
+	/** Default 1. */
 	count?: number;
+	/** Seconds or an HTTP date, sent as Retry-After ('status', 'html', 'failure-envelope'). */
 	retryAfter?: number | string;
+	/** Replaces the answer body of kind 'status'. */
 	body?: unknown;
+	/** 'slow-body': default 5. */
+	bytesPerSecond?: number;
+	/** 'huge': default 64 MiB. */
+	sizeBytes?: number;
+	/** 'deep': default 100000. */
+	depth?: number;
 }
 
+export interface PendingFault extends Required<Pick<FaultOptions, 'match' | 'kind' | 'count'>> {
+	method?: string;
+	status?: number;
+	retryAfter?: number | string;
+	body?: unknown;
+	bytesPerSecond?: number;
+	sizeBytes?: number;
+	depth?: number;
+}
+
+export type PaymentStatus = 'pending' | 'success' | 'failure' | 'refunded' | 'partially_refunded';
+
+/** Amounts of three-decimal currencies are strings ("1.000"), others numbers. */
+export type Amount = number | string;
+
+export interface PaymentDetails {
+	paymentMethod: string;
+	cardNetwork: string;
+	cardType: string;
+}
+
+/** The flat record of check-status. */
 export interface StatusRecord {
 	orderId: string;
-	status: 'created' | 'pending' | 'success' | 'failure';
+	status: PaymentStatus;
 	paymentId: string;
 	receiptId?: string;
-	amount: number | string;
+	amount: Amount;
 	signature: string;
 	timestamp: string;
-	paymentDetails?: { paymentMethod: string; cardNetwork: string; cardType: string };
+	paymentDetails: PaymentDetails;
+}
+
+/** `data` of GET /transaction/status/<paymentId>. */
+export interface PaymentRecord {
+	paymentId: string;
+	orderId: string;
+	receiptId?: string;
+	paymentStatus: PaymentStatus;
+	/** Same as paymentStatus. */
+	status: PaymentStatus;
+	paymentMethod: 'card';
+	transactionType: 'sales';
+	amount: Amount;
+	currency: string;
+	initiatedAt: string;
+	completedAt: string | null;
+	signature: string;
+	description?: string;
+	paymentDetails: PaymentDetails & { cardUsageType: 'domestic' };
+}
+
+/** `data` of POST /transaction/refund. */
+export interface RefundRecord {
+	refundId: string;
+	paymentId: string;
+	orderId: string;
+	receiptId?: string;
+	paymentStatus: 'refunded' | 'partially_refunded';
+	paymentMethod: 'card';
+	amount: Amount;
+	currency: string;
+	initiatedAt: string;
+	completedAt: string;
+}
+
+export interface NotificationSettings {
+	url: string | null;
+	format: NotificationFormat;
+	pad: boolean;
+}
+
+export type NotificationEvent = 'TRANSACTION_COMPLETED' | 'TRANSACTION_FAILED' | 'REFUND_SUCCESS';
+
+export interface NotificationDelivery {
+	time: string;
+	event: NotificationEvent;
+	url: string;
+	/** The exact JSON text sent. */
+	body: string;
+	/** HTTP status of the answer, or null when none came. */
+	status: number | null;
+	/** Network error code (ECONNREFUSED, ETIMEDOUT, ...), or null. */
+	error: string | null;
+	durationMs: number;
 }
 
 export interface Sandbox {
@@ -54,6 +170,11 @@ export interface Sandbox {
 	clients: { active: SandboxClient; inactive: SandboxClient };
 	cardEncryptionKey: string;
 	requests: LoggedRequest[];
+	/** Settled notification deliveries, oldest first. */
+	notifications: NotificationDelivery[];
+	readonly latencyMs: number;
+	readonly faults: PendingFault[];
+	readonly notificationSettings: NotificationSettings;
 	/** The n8n credential's fields for the active client, merchant domain https://shop.example.com. */
 	credentialData<T extends object = Record<string, never>>(overrides?: T): {
 		baseUrl: string;
@@ -63,11 +184,26 @@ export interface Sandbox {
 		cardEncryptionKey: string;
 		merchantDomain: string;
 	} & T;
+	/** Clears the request log. */
 	clearLog(): void;
+	/** Forgets orders, payments, refunds, cards, faults, the request log and the notification log. */
 	reset(): void;
 	setLatency(ms: number): void;
 	completeAuthentication(paymentId: string, result: 'success' | 'failure'): StatusRecord;
 	injectFault(fault: FaultOptions): void;
+	clearFaults(): void;
+	/** Omitted fields keep their value; url null or '' turns notifications off. */
+	setNotifications(settings: Partial<NotificationSettings>): NotificationSettings;
+	clearNotifications(): void;
+	/** Sends the payment's latest notification again now; `signature` replaces the real one. */
+	sendNotification(request: {
+		paymentId: string;
+		signature?: string;
+		format?: NotificationFormat;
+	}): Promise<{ status: number | null; error: string | null; body: string }>;
+	/** Resolves with the log once it holds `count` settled deliveries; rejects after `timeoutMs` (default 5000). */
+	waitForNotifications(count: number, timeoutMs?: number): Promise<NotificationDelivery[]>;
+	/** Stops the server, drops open connections and releases every timer. */
 	close(): Promise<void>;
 }
 

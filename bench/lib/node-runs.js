@@ -15,6 +15,23 @@ const { PaymentGatewayApi } = require(path.join(dist, 'credentials/PaymentGatewa
 const ORDER = { amount: 10, currency: 'USD', uiMode: 'checkout' };
 const CUSTOMER = { customerName: 'Bench Customer', customerEmail: 'bench@example.com', customerPhone: '91234567' };
 
+/** Transaction → Initiate of each item's orderId with a test card; without authentication it settles at once. */
+function payParameters(overrides = {}) {
+	return {
+		resource: 'transaction',
+		operation: 'initiate',
+		orderId: '={{ $json.orderId }}',
+		paymentMode: 'card',
+		cardNumber: '4111111111111111',
+		cardExpMonth: '12',
+		cardExpYear: String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0'),
+		cardHolderName: 'Bench Customer',
+		redirectionUrl: 'https://shop.example.com/done',
+		customerAuthentication: 'none',
+		...overrides,
+	};
+}
+
 async function runNode(sandbox, parameters, items) {
 	const result = await runWorkflow({
 		nodeType: PaymentGateway,
@@ -41,18 +58,21 @@ async function statusOfAll(sandbox, orderIds, concurrency) {
 }
 
 /**
- * `count` orders for the status reads. The first is created by the node, which shows the headers it sends; the
- * plain client then creates the rest with those headers (faster than the node: order creation runs one at a time).
+ * `count` paid orders for the status reads (the gateway answers the status of an unpaid order with a failure). The
+ * first order is created by the node, which shows the headers it sends; the plain client creates the rest with those
+ * headers (faster than the node: order creation runs one at a time); the node pays them all.
  */
-async function createOrders(sandbox, count) {
+async function paidOrders(sandbox, count) {
 	await sandbox.takeLog();
 	const [first] = await runNode(sandbox, { resource: 'order', operation: 'create', ...ORDER, ...CUSTOMER }, [{}]);
 	const { first: logged } = await sandbox.takeLog();
 	const client = plainClient(sandbox, logged.headers);
 	const customerFields = { name: CUSTOMER.customerName, email: CUSTOMER.customerEmail, phone: CUSTOMER.customerPhone };
 	const rest = await pool(count - 1, 20, () => client.createOrder({ ...ORDER, customerFields }));
+	const orderIds = [first.json.orderId, ...rest];
+	await runNode(sandbox, payParameters(), orderIds.map((orderId) => ({ orderId })));
 	await sandbox.takeLog();
-	return { orderIds: [first.json.orderId, ...rest], nodeHeaders: logged.headers };
+	return { orderIds, nodeHeaders: logged.headers };
 }
 
 /** Luhn-valid 16-digit Visa numbers, distinct per index (a card already stored keeps its id, so each must differ). */
@@ -80,22 +100,9 @@ async function storeCards(sandbox, customers, cardsEach) {
 		{ resource: 'order', operation: 'create', ...ORDER, ...CUSTOMER, customerEmail: '={{ $json.email }}', customerPhone: '={{ $json.phone }}' },
 		orderItems,
 	);
-	const nextYear = String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0');
 	const payments = await runNode(
 		sandbox,
-		{
-			resource: 'transaction',
-			operation: 'initiate',
-			orderId: '={{ $json.orderId }}',
-			paymentMode: 'card',
-			cardNumber: '={{ $json.card }}',
-			cardExpMonth: '12',
-			cardExpYear: nextYear,
-			cardHolderName: 'Bench Customer',
-			redirectionUrl: 'https://shop.example.com/done',
-			secureCard: true,
-			customerAuthentication: 'none',
-		},
+		payParameters({ cardNumber: '={{ $json.card }}', secureCard: true }),
 		orders.map((order, index) => ({ orderId: order.json.orderId, card: orderItems[index].card })),
 	);
 	await sandbox.takeLog();
@@ -127,4 +134,4 @@ async function cleanUpCards(sandbox, customerIds, concurrency) {
 	return { listed: cards.length, deleted: deleted.length, listMs, deleteMs };
 }
 
-module.exports = { runNode, statusOfAll, createOrders, storeCards, cleanUpCards };
+module.exports = { runNode, statusOfAll, paidOrders, storeCards, cleanUpCards };

@@ -8,7 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { statusOfAll, createOrders } = require('./node-runs');
+const { paidOrders, statusOfAll } = require('./node-runs');
 const { plainClient } = require('./plain-client');
 const { startSandboxProcess } = require('./sandbox-process');
 
@@ -27,7 +27,7 @@ async function main() {
 	}
 	const sandbox = await startSandboxProcess();
 	try {
-		const { orderIds, nodeHeaders } = await createOrders(sandbox, ITEMS);
+		const { orderIds, nodeHeaders } = await paidOrders(sandbox, ITEMS);
 		const runs = [
 			...CONCURRENCY.map((concurrency) => ({
 				label: `node in n8n's engine, concurrency ${concurrency}`,

@@ -11,36 +11,107 @@ export class InvalidInput extends Error {
 	}
 }
 
-export function requireText(field: string, value: unknown): string {
-	const result = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	if (!result) throw new InvalidInput(field, 'is required');
-	return result;
+/** A field of the Payment Gateway API credential is unusable; the value is never repeated, it may be a secret. */
+export class InvalidCredential extends InvalidInput {}
+
+/** Longest text a field takes unless it says otherwise: the gateway documents no limits, this keeps junk out. */
+export const TEXT_LIMIT = 255;
+
+function lengthChecked(field: string, text: string, maxLength: number): string {
+	if (text.length > maxLength) throw new InvalidInput(field, `must be at most ${maxLength} characters (got ${text.length})`);
+	return text;
 }
 
-export function optionalText(field: string, value: unknown, maxLength?: number): string | undefined {
+export function requireText(field: string, value: unknown, maxLength = TEXT_LIMIT): string {
+	const result = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	if (!result) throw new InvalidInput(field, 'is required');
+	return lengthChecked(field, result, maxLength);
+}
+
+export function optionalText(field: string, value: unknown, maxLength = TEXT_LIMIT): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const result = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
 	if (result === undefined) throw new InvalidInput(field, 'must be text');
-	if (maxLength !== undefined && result.length > maxLength)
-		throw new InvalidInput(field, `must be at most ${maxLength} characters (got ${result.length})`);
-	return result || undefined;
+	return lengthChecked(field, result, maxLength) || undefined;
 }
 
-/** Amounts travel as JSON numbers with at most two decimals; a string from an expression is accepted if it is one. */
-export function validateAmount(field: string, value: unknown): number {
-	const raw = typeof value === 'string' ? value.trim() : value;
-	const amount = typeof raw === 'string' && raw !== '' ? Number(raw) : raw;
-	if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0)
+/**
+ * ISO 4217 minor units where ICU's CLDR data shows fewer digits than a payment may carry (CLDR rounds these for
+ * display). Every other currency takes its digits from the platform.
+ */
+const MINOR_UNITS_ABOVE_DISPLAY: Record<string, number> = {
+	IQD: 3,
+	...Object.fromEntries(
+		['AFN', 'ALL', 'COP', 'HUF', 'IDR', 'IRR', 'KPW', 'LAK', 'LBP', 'MGA', 'MMK', 'PKR', 'SLL', 'SOS', 'SYP', 'YER'].map(
+			(code) => [code, 2],
+		),
+	),
+};
+
+/** Decimal places an amount may have in this currency: 3 for OMR or KWD, 0 for JPY, 2 for USD and unknown codes. */
+export function currencyDigits(currency: string): number {
+	const code = currency.trim().toUpperCase();
+	const iso = MINOR_UNITS_ABOVE_DISPLAY[code];
+	if (iso !== undefined) return iso;
+	try {
+		return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+	} catch {
+		return 2;
+	}
+}
+
+export function validateCurrency(field: string, value: unknown): string {
+	const code = requireText(field, value).toUpperCase();
+	if (!/^[A-Z]{3}$/.test(code)) throw new InvalidInput(field, 'must be a three-letter currency code, like USD or OMR');
+	return code;
+}
+
+/** Digits after the point of a plain decimal, ignoring trailing zeros; Infinity for exponent notation of small numbers. */
+function decimalsOf(text: string): number {
+	const exponent = /e([+-]\d+)$/i.exec(text);
+	if (exponent) return Number(exponent[1]) < 0 ? Infinity : 0;
+	const point = text.indexOf('.');
+	return point === -1 ? 0 : text.slice(point + 1).replace(/0+$/, '').length;
+}
+
+/**
+ * Amounts travel as JSON numbers. A string from an expression is accepted when it is a plain decimal (no sign, no
+ * exponent, ASCII digits). `digits` is how many decimals the currency allows; `unit` names it in the message.
+ */
+export function validateAmount(field: string, value: unknown, digits = 2, unit = ''): number {
+	let amount: number;
+	let decimals: number;
+	if (typeof value === 'string') {
+		const text = value.trim();
+		if (!/^\d+(\.\d+)?$/.test(text)) throw new InvalidInput(field, 'must be a number greater than 0, like 25.50');
+		amount = Number(text);
+		decimals = decimalsOf(text);
+	} else if (typeof value === 'number') {
+		amount = value;
+		decimals = decimalsOf(String(value));
+	} else {
 		throw new InvalidInput(field, 'must be a number greater than 0');
-	if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6)
-		throw new InvalidInput(field, 'must have at most 2 decimal places');
+	}
+	if (!Number.isFinite(amount) || !(amount > 0)) throw new InvalidInput(field, 'must be a number greater than 0');
+	const where = unit ? ` for ${unit}` : '';
+	const places = digits === 1 ? 'decimal place' : 'decimal places';
+	if (decimals > digits) {
+		throw new InvalidInput(
+			field,
+			digits === 0
+				? `must be a whole number${where}, which has 0 decimal places`
+				: `must have at most ${digits} ${places}${where}`,
+		);
+	}
+	// Beyond this the amount in minor units is no longer an exact integer.
+	if (amount * 10 ** digits > Number.MAX_SAFE_INTEGER) throw new InvalidInput(field, `is too large to be exact${where}`);
 	return amount;
 }
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 export function validateEmail(field: string, value: unknown): string {
-	const email = requireText(field, value);
+	const email = requireText(field, value, 254);
 	if (!EMAIL_PATTERN.test(email)) throw new InvalidInput(field, 'must be a valid e-mail address, like name@example.com');
 	return email;
 }
@@ -54,7 +125,7 @@ function protocolOf(url: string): string {
 }
 
 export function validateUrl(field: string, value: unknown): string {
-	const url = requireText(field, value);
+	const url = requireText(field, value, 2048);
 	if (!/^https?:$/.test(protocolOf(url)))
 		throw new InvalidInput(field, 'must be an absolute URL starting with https:// or http://');
 	return url;

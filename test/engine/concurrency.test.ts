@@ -26,6 +26,7 @@ afterAll(async () => {
 });
 
 let orderIds: string[];
+let paymentIds: string[];
 beforeEach(async () => {
 	sandbox.reset();
 	sandbox.setLatency(0);
@@ -38,6 +39,10 @@ beforeEach(async () => {
 	expect(created.error).toBeUndefined();
 	orderIds = created.items.map((item) => item.json.orderId as string);
 	expect(new Set(orderIds).size).toBe(ITEMS);
+	// The gateway answers the status of an order nobody has paid with a failure: give every order a payment.
+	const initiated = await runNode(sandbox, initiateParameters('={{ $json.orderId }}'), orderIds.map((orderId) => ({ orderId })));
+	expect(initiated.error).toBeUndefined();
+	paymentIds = initiated.items.map((item) => item.json.paymentId as string);
 });
 
 /** From now on the first id answers last: each request waits longer the earlier its id comes in `ids`. */
@@ -77,14 +82,7 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 	it.each(['getByOrderId', 'getByPaymentId'] as const)(
 		'%s: outputs in input order and paired, never more than 5 requests in flight',
 		async (operation) => {
-			let ids = orderIds;
-			if (operation === 'getByPaymentId') {
-				ids = [];
-				for (const orderId of orderIds) {
-					const initiated = await runNode(sandbox, initiateParameters(orderId));
-					ids.push(initiated.items[0].json.paymentId as string);
-				}
-			}
+			const ids = operation === 'getByOrderId' ? orderIds : paymentIds;
 			answerInReverse(ids);
 
 			const result = await runNode(sandbox, status(operation, { concurrency: CONCURRENCY }), ids.map((id) => ({ id })), viaProxy());

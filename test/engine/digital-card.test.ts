@@ -48,7 +48,7 @@ describe('digitalCard.getMany', () => {
 		const byId = Object.fromEntries(result.items.map((item) => [item.json.digitalCardId, item.json]));
 		expect(byId[visa.digitalCardId]).toEqual({
 			digitalCardId: visa.digitalCardId,
-			network: 'VISA',
+			network: 'visa',
 			cardType: 'credit',
 			status: 'ACTIVE',
 			panLastFour: '1111',
@@ -58,7 +58,7 @@ describe('digitalCard.getMany', () => {
 			remainingLimit: 3,
 		});
 		expect(byId[mastercard.digitalCardId]).toMatchObject({
-			network: 'MASTERCARD',
+			network: 'mastercard',
 			panLastFour: '8785',
 			customerId,
 			remainingLimit: 3,
@@ -149,7 +149,7 @@ describe('digitalCard.get', () => {
 			{
 				json: {
 					digitalCardId,
-					network: 'MASTERCARD',
+					network: 'mastercard',
 					cardType: 'credit',
 					status: 'ACTIVE',
 					panLastFour: '8785',

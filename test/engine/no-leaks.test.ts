@@ -364,8 +364,10 @@ describe('nothing secret leaves the node', () => {
 				credentials: { baseUrl: `${closedUrl}/nac/api/v1/merchant-host`, checkoutBaseUrl: closedUrl },
 			}),
 		);
-		// n8n rewrites messages naming ECONNREFUSED into its own wording.
-		expect(refused.error?.message).toMatch(/refused the connection|Could not reach/);
+		// Said in words: n8n would rewrite a message naming ECONNREFUSED into its own generic text.
+		expect(refused.error?.message).toBe(
+			'Transaction → Initiate: could not reach the payment gateway (the connection was refused)',
+		);
 
 		sandbox.setLatency(1500);
 		const timedOut = check(

@@ -28,7 +28,7 @@ describe('order.create through n8n\'s engine', () => {
 		result.items.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
 			expect(item.json).toEqual({
-				orderId: expect.stringMatching(/^ord_/),
+				orderId: expect.stringMatching(/^wb-/),
 				receiptId: items[index].receipt,
 				amount: items[index].amount,
 				currency: 'USD',

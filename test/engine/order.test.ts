@@ -127,10 +127,10 @@ describe('order.create: gateway errors', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(3);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(result.items[0].json.orderId).toMatch(/^ord_/);
+		expect(result.items[0].json.orderId).toMatch(/^wb-/);
 		expect(result.items[1].json).toMatchObject({ error: 'Internal server error', resCode: 401 });
 		expect(result.items[1].json.orderId).toBeUndefined();
-		expect(result.items[2].json).toMatchObject({ amount: 12, orderId: expect.stringMatching(/^ord_/) });
+		expect(result.items[2].json).toMatchObject({ amount: 12, orderId: expect.stringMatching(/^wb-/) });
 	});
 });
 
@@ -169,7 +169,7 @@ describe('order.createCheckout (long path, checkout base URL)', () => {
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 		expect(result.items[0].json).toEqual({
-			orderId: expect.stringMatching(/^ord_/),
+			orderId: expect.stringMatching(/^wb-/),
 			amount: 42.1,
 			receiptId: 'CO-1',
 			status: 'success',

@@ -61,12 +61,20 @@ describe('status after a payment', () => {
 			status: 'success',
 			amount: 25.5,
 			signature: expect.stringMatching(/^[0-9a-f]{64}$/),
-			paymentDetails: { paymentMethod: 'card', cardNetwork: 'VISA', cardType: 'credit' },
+			paymentDetails: { paymentMethod: 'card', cardNetwork: 'visa', cardType: 'credit' },
 		});
 
 		const byPayment = await runNode(sandbox, byPaymentId(paymentId));
 		expect(byPayment.error).toBeUndefined();
-		expect(byPayment.items[0].json).toEqual(record);
+		// Status by payment id is the gateway's payment record: the same facts under its own field names.
+		expect(byPayment.items[0].json).toMatchObject({
+			orderId,
+			paymentId,
+			status: 'success',
+			paymentStatus: 'success',
+			amount: record.amount,
+			signature: record.signature,
+		});
 
 		expect(sandbox.requests.map((request) => [request.method, request.path, request.status])).toEqual([
 			['GET', `${CHECK_STATUS_PATH}?orderId=${orderId}`, 200],
@@ -96,11 +104,11 @@ describe('status after a payment', () => {
 		expect(result.items[0].json.status).toBe('failure');
 	});
 
-	it('an order without a payment reports "created"', async () => {
+	it('an order without a payment is data: the gateway\'s "Transaction not initiated" (400) with the order named', async () => {
 		const orderId = await createOrder(sandbox);
 		const result = await runNode(sandbox, byOrderId(orderId));
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ orderId, status: 'created', paymentId: '' });
+		expect(result.items[0].json).toEqual({ orderId, resCode: 400, status: 'failure', errMessage: 'Transaction not initiated' });
 	});
 });
 
@@ -304,6 +312,6 @@ describe('writes are never retried', () => {
 		expect(sandbox.requests[0].apiPath).toBe('/transaction/initiate');
 
 		const status = await runNode(sandbox, byOrderId(orderId));
-		expect(status.items[0].json.status).toBe('created');
+		expect(status.items[0].json.errMessage).toBe('Transaction not initiated');
 	});
 });

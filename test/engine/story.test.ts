@@ -25,7 +25,7 @@ it('create order → pay with a stored card → authenticate → status → list
 	expect(order.error).toBeUndefined();
 	expect(order.items).toHaveLength(1);
 	const { orderId } = order.items[0].json as { orderId: string };
-	expect(order.items[0].json).toEqual({ orderId: expect.stringMatching(/^ord_/), receiptId: 'STORY-1', amount: 49.99, currency: 'USD' });
+	expect(order.items[0].json).toEqual({ orderId: expect.stringMatching(/^wb-/), receiptId: 'STORY-1', amount: 49.99, currency: 'USD' });
 
 	// 2. Initiate with secureCard, the order id taken from the previous output.
 	const initiated = await runNode(
@@ -70,7 +70,7 @@ it('create order → pay with a stored card → authenticate → status → list
 		status: 'success',
 		receiptId: 'STORY-1',
 		amount: 49.99,
-		paymentDetails: { paymentMethod: 'card', cardNetwork: 'VISA', cardType: 'credit' },
+		paymentDetails: { paymentMethod: 'card', cardNetwork: 'visa', cardType: 'credit' },
 	});
 	const byPayment = await runNode(
 		sandbox,
@@ -78,7 +78,9 @@ it('create order → pay with a stored card → authenticate → status → list
 		jsonOf(initiated),
 	);
 	expect(byPayment.error).toBeUndefined();
-	expect(byPayment.items[0].json).toEqual(byOrder.items[0].json);
+	// The payment record carries the same facts as the order's status record, and more.
+	const { timestamp, ...sameFacts } = byOrder.items[0].json;
+	expect(byPayment.items[0].json).toMatchObject({ ...sameFacts, completedAt: timestamp });
 
 	// 5. The stored card is listed for the customer.
 	const listed = await runNode(
@@ -92,7 +94,7 @@ it('create order → pay with a stored card → authenticate → status → list
 		customerId,
 		digitalCardId,
 		panLastFour: '1111',
-		network: 'VISA',
+		network: 'visa',
 		status: 'ACTIVE',
 		remainingLimit: 4,
 	});

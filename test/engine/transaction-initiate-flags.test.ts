@@ -12,7 +12,7 @@ import type {
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import { encryptCardDetails } from '../../nodes/PaymentGateway/transport/crypto';
-import { gatewayRequest } from '../../nodes/PaymentGateway/transport/request';
+import { openGateway } from '../../nodes/PaymentGateway/transport/request';
 import { runWorkflow } from '../support/engine';
 import type { Sandbox } from '../support/fixtures';
 import { createOrder, futureYear, initiateParameters, runNode, sandboxCredentials, startSandbox } from '../support/fixtures';
@@ -221,7 +221,7 @@ describe('transaction.initiate: both skip flags true cannot be sent', () => {
 				name: 'transportProbe',
 				group: ['transform'],
 				version: 1,
-				description: 'Sends one initiation body through gatewayRequest',
+				description: 'Sends one initiation body through the transport',
 				defaults: { name: 'Transport Probe' },
 				inputs: [NodeConnectionTypes.Main],
 				outputs: [NodeConnectionTypes.Main],
@@ -244,8 +244,8 @@ describe('transaction.initiate: both skip flags true cannot be sent', () => {
 					...flags,
 					apiType: 'hosted',
 				};
-				const data = await gatewayRequest.call(
-					this,
+				const gateway = await openGateway(this);
+				const data = await gateway.request(
 					{ endpoint: 'initiate', method: 'POST', family: 'short', path: '/transaction/initiate', body },
 					{ itemIndex: 0 },
 				);
@@ -261,7 +261,7 @@ describe('transaction.initiate: both skip flags true cannot be sent', () => {
 			credentials: sandboxCredentials(sandbox),
 		});
 
-	it('gatewayRequest refuses a body with both flags true and sends nothing', async () => {
+	it('the transport refuses a body with both flags true and sends nothing', async () => {
 		const orderId = await createOrder(sandbox);
 		sandbox.clearLog();
 

@@ -89,7 +89,7 @@ describe('transaction.initiate: successful payments', () => {
 		expect(result.items).toHaveLength(1);
 		const output = result.items[0].json;
 		const paymentId = output.paymentId as string;
-		expect(paymentId).toMatch(/^pay_[0-9a-f]{16}$/);
+		expect(paymentId).toMatch(/^PAY[0-9A-F]{32}$/);
 		expect(output).toEqual({
 			paymentId,
 			orderId,
@@ -115,7 +115,7 @@ describe('transaction.initiate: successful payments', () => {
 			orderId,
 			paymentId,
 			status: 'success',
-			paymentDetails: { paymentMethod: 'card', cardNetwork: 'VISA', cardType: 'credit' },
+			paymentDetails: { paymentMethod: 'card', cardNetwork: 'visa', cardType: 'credit' },
 		});
 	});
 
@@ -135,7 +135,7 @@ describe('transaction.initiate: successful payments', () => {
 			digitalCardId: expect.stringMatching(/^dc_[0-9a-f]{16}$/),
 		});
 		expect(output).toEqual({
-			paymentId: expect.stringMatching(/^pay_/),
+			paymentId: expect.stringMatching(/^PAY/),
 			orderId,
 			paymentStatus: 'pending',
 			amount: 25.5,
@@ -153,7 +153,7 @@ describe('transaction.initiate: successful payments', () => {
 		});
 		expect(cards.error).toBeUndefined();
 		expect(cards.items.map((item) => item.json.digitalCardId)).toEqual([securedCardDetails.digitalCardId]);
-		expect(cards.items[0].json).toMatchObject({ panLastFour: '8785', network: 'MASTERCARD', status: 'ACTIVE' });
+		expect(cards.items[0].json).toMatchObject({ panLastFour: '8785', network: 'mastercard', status: 'ACTIVE' });
 	});
 
 	it('token mode outputs the gateway data and sends only the CVV and the digital card id', async () => {
@@ -176,7 +176,7 @@ describe('transaction.initiate: successful payments', () => {
 		expect(result.error).toBeUndefined();
 		const output = result.items[0].json;
 		expect(output).toEqual({
-			paymentId: expect.stringMatching(/^pay_/),
+			paymentId: expect.stringMatching(/^PAY/),
 			orderId,
 			paymentStatus: 'pending',
 			amount: 12.34,
@@ -239,7 +239,7 @@ describe('transaction.initiate: a stored card pays a later order', () => {
 			orderId: secondOrderId,
 			paymentId: secondPayment.paymentId,
 			status: 'success',
-			paymentDetails: { paymentMethod: 'card', cardNetwork: 'VISA' },
+			paymentDetails: { paymentMethod: 'card', cardNetwork: 'visa' },
 		});
 
 		// Still one stored card: paying with it stored nothing new.

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { InvalidInput } from '../validation';
+import type { Gateway } from '../transport/request';
+import { openGateway } from '../transport/request';
+import { InvalidCredential, InvalidInput } from '../validation';
 import type { OperationModule } from './common';
 import * as digitalCard from './digitalCard';
 import * as order from './order';
@@ -10,14 +12,28 @@ import * as transaction from './transaction';
 
 const operations: Record<string, Record<string, OperationModule>> = {
 	order: { create: order.create, createCheckout: order.createCheckout },
-	transaction: { initiate: transaction.initiate },
-	status: { getByOrderId: status.getByOrderId, getByPaymentId: status.getByPaymentId },
+	transaction: { initiate: transaction.initiate, refund: transaction.refund },
+	status: {
+		getByOrderId: status.getByOrderId,
+		getByPaymentId: status.getByPaymentId,
+		verifySignature: status.verifySignature,
+	},
 	digitalCard: { getMany: digitalCard.getMany, get: digitalCard.get, delete: digitalCard.delete },
 };
 
 type ItemError = NodeApiError | NodeOperationError;
 
 function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
+	if (error instanceof InvalidCredential) {
+		return new NodeOperationError(
+			ctx.getNode(),
+			`The credential's ${error.field} ${error.problem} [item ${itemIndex}]`,
+			{
+				itemIndex,
+				description: `Fix ${error.field} in the Payment Gateway API credential. Nothing was sent to the gateway for this item.`,
+			},
+		);
+	}
 	if (error instanceof InvalidInput) {
 		return new NodeOperationError(ctx.getNode(), `${error.field} ${error.problem} [item ${itemIndex}]`, {
 			itemIndex,
@@ -34,6 +50,7 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
  */
 function errorItem(ctx: IExecuteFunctions, error: ItemError, itemIndex: number): INodeExecutionData {
 	const details: IDataObject = { resCode: (error.context?.resCode as number | null | undefined) ?? null };
+	if (typeof error.context?.code === 'string') details.code = error.context.code;
 	if (error.description) details.description = error.description;
 	if (error instanceof NodeOperationError) details.itemIndex = itemIndex;
 	const json: IDataObject =
@@ -60,6 +77,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for "${resource}"`);
 	}
 
+	// One read of the credential for the whole execution, shared by every item and worker.
+	let gateway: Promise<Gateway> | undefined;
+	const gatewayOnce = async () => await (gateway ??= openGateway(this));
+
 	const results: INodeExecutionData[][] = new Array(items.length);
 	let nextIndex = 0;
 	let stopError: ItemError | undefined;
@@ -67,7 +88,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		while (stopError === undefined && nextIndex < items.length) {
 			const itemIndex = nextIndex++;
 			try {
-				const output = await operationModule.execute.call(this, itemIndex);
+				const output = await operationModule.execute.call(this, itemIndex, await gatewayOnce());
 				results[itemIndex] = (Array.isArray(output) ? output : [output]).map((json) => ({
 					json,
 					pairedItem: { item: itemIndex },

@@ -1,10 +1,33 @@
-import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const CARD_KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
 
-/** Lowercase hex HMAC-SHA256 over `apiPath + payload`, as the gateway verifies it. */
+/** The gateway's one signing primitive: lowercase hex HMAC-SHA256 keyed with the client secret. */
+function hmacHex(clientSecret: string, data: string): string {
+	return createHmac('sha256', clientSecret).update(data, 'utf8').digest('hex');
+}
+
+/** `X-Signature` of a request: the HMAC over `apiPath + payload`, as the gateway verifies it. */
 export function signRequest(clientSecret: string, apiPath: string, payload: string): string {
-	return createHmac('sha256', clientSecret).update(apiPath + payload, 'utf8').digest('hex');
+	return hmacHex(clientSecret, apiPath + payload);
+}
+
+/** `signature` of a notification or status record: the HMAC over `orderId|paymentId`, values trimmed. */
+export function notificationSignature(clientSecret: string, orderId: string, paymentId: string): string {
+	return hmacHex(clientSecret, `${orderId.trim()}|${paymentId.trim()}`);
+}
+
+/** Constant-time check of a notification's `signature`; anything but a string of the right length is false. */
+export function isAuthenticSignature(
+	clientSecret: string,
+	orderId: string,
+	paymentId: string,
+	signature: unknown,
+): boolean {
+	if (typeof signature !== 'string') return false;
+	const given = Buffer.from(signature.trim(), 'utf8');
+	const expected = Buffer.from(notificationSignature(clientSecret, orderId, paymentId), 'utf8');
+	return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 export function isValidCardEncryptionKey(key: unknown): key is string {
@@ -14,10 +37,10 @@ export function isValidCardEncryptionKey(key: unknown): key is string {
 /**
  * AES-256-CBC with a fresh IV per call; the output is `ivHex.cipherHex`.
  * The key is hex-decoded: used as a raw string it would be 64 bytes, which AES-256 rejects.
- * Callers validate the key first so that no error here can carry it.
+ * Callers validate the key first so that no error here can carry it; a decoded key saves the work per item.
  */
-export function encryptCardDetails(details: Record<string, string>, keyHex: string): string {
-	const key = Buffer.from(keyHex.trim(), 'hex');
+export function encryptCardDetails(details: Record<string, string>, keyHexOrBytes: string | Buffer): string {
+	const key = typeof keyHexOrBytes === 'string' ? Buffer.from(keyHexOrBytes.trim(), 'hex') : keyHexOrBytes;
 	const iv = randomBytes(16);
 	const cipher = createCipheriv('aes-256-cbc', key, iv);
 	const ciphertext = Buffer.concat([cipher.update(JSON.stringify(details), 'utf8'), cipher.final()]);

@@ -6,6 +6,7 @@ export type Endpoint =
 	| 'createOrder'
 	| 'createCheckout'
 	| 'initiate'
+	| 'refund'
 	| 'statusByOrderId'
 	| 'statusByPaymentId'
 	| 'listCards'
@@ -20,10 +21,37 @@ interface Advice {
 	description: string;
 }
 
-const MOVES_MONEY: Endpoint[] = ['createOrder', 'createCheckout', 'initiate'];
+/** How each endpoint is named to users in messages: the node's resource and operation. */
+export const ENDPOINT_LABELS: Record<Endpoint, string> = {
+	createOrder: 'Order → Create',
+	createCheckout: 'Order → Create Checkout',
+	initiate: 'Transaction → Initiate',
+	refund: 'Transaction → Refund',
+	statusByOrderId: 'Status → Get by Order ID',
+	statusByPaymentId: 'Status → Get by Payment ID',
+	listCards: 'Digital Card → Get Many',
+	getCard: 'Digital Card → Get',
+	deleteCard: 'Digital Card → Delete',
+	credentialTest: 'Credential test',
+};
 
-const CHECK_STATUS_FIRST =
-	'Check the order with Status → Get by Order ID before initiating again, so that the customer is not charged twice.';
+/** What to do before sending a write again whose outcome is unknown: each moves money or makes an order. */
+const CHECK_FIRST: Partial<Record<Endpoint, string>> = {
+	createOrder:
+		'The gateway may have created the order without answering. Before creating it again, check the status of any order already made for this purchase (Status → Get by Order ID), so that it is not paid twice.',
+	initiate:
+		'Check the order with Status → Get by Order ID before initiating again, so that the customer is not charged twice.',
+	refund:
+		'Check the payment with Status → Get by Payment ID before refunding again, so that the customer is not refunded twice.',
+};
+CHECK_FIRST.createCheckout = CHECK_FIRST.createOrder;
+
+/** The advice for a write whose outcome is unknown; undefined for reads, which can simply run again. */
+export function checkFirstAdvice(endpoint: Endpoint): string | undefined {
+	return CHECK_FIRST[endpoint];
+}
+
+const CHECK_STATUS_FIRST = CHECK_FIRST.initiate;
 
 /** Ordered from specific to general: the first match gives the description. */
 const ADVICE: Advice[] = [
@@ -108,6 +136,30 @@ const ADVICE: Advice[] = [
 		description: `The gateway had an internal error. ${CHECK_STATUS_FIRST}`,
 	},
 	{
+		resCode: 500,
+		endpoints: ['refund'],
+		description: `The gateway had an internal error. ${CHECK_FIRST.refund}`,
+	},
+	{
+		resCode: 400,
+		endpoints: ['refund'],
+		message: /exceed/i,
+		description:
+			'The amount is more than is left to refund on this payment: earlier refunds count against it. Check the payment with Status → Get by Payment ID.',
+	},
+	{
+		resCode: 400,
+		endpoints: ['refund'],
+		message: /success/i,
+		description:
+			'Only a successful payment can be refunded. Check the payment with Status → Get by Payment ID; a pending payment must complete first.',
+	},
+	{
+		resCode: 404,
+		endpoints: ['refund'],
+		description: 'The gateway does not know this payment. Check that the Payment ID comes from this credential’s merchant account.',
+	},
+	{
 		resCode: 404,
 		endpoints: ['deleteCard'],
 		description: 'The card was not found: it was already deleted or belongs to another customer. Nothing was removed.',
@@ -142,9 +194,10 @@ function adviceFor(endpoint: Endpoint, resCode: number | undefined, message: str
 	if (match) return match.description;
 	if (resCode !== undefined && resCode >= 500) {
 		// A 502 or 504 from a proxy may hide a request that reached the gateway.
-		return MOVES_MONEY.includes(endpoint)
-			? `The gateway or a proxy in front of it failed. ${CHECK_STATUS_FIRST}`
-			: 'The gateway had an error. Try again later.';
+		const checkFirst = checkFirstAdvice(endpoint);
+		return checkFirst
+			? `The gateway or a proxy in front of it failed. ${checkFirst}`
+			: 'The gateway had an error. Run again later, or raise Max Retries in the options.';
 	}
 	return undefined;
 }
@@ -162,7 +215,15 @@ export function gatewayError(
 	node: INode,
 	endpoint: Endpoint,
 	itemIndex: number,
-	failure: { resCode?: number; message: string; httpStatus?: number; body?: IDataObject; description?: string },
+	failure: {
+		resCode?: number;
+		message: string;
+		httpStatus?: number;
+		body?: IDataObject;
+		description?: string;
+		/** A network error's code (ECONNRESET, ETIMEDOUT, …) when no answer arrived. */
+		code?: string;
+	},
 ): NodeApiError {
 	const description = failure.description ?? adviceFor(endpoint, failure.resCode, failure.message);
 	const error = new NodeApiError(
@@ -177,5 +238,6 @@ export function gatewayError(
 	);
 	error.context.resCode = failure.resCode ?? null;
 	if (failure.httpStatus !== undefined) error.context.httpStatus = failure.httpStatus;
+	if (failure.code !== undefined) error.context.code = failure.code;
 	return error;
 }

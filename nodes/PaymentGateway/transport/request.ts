@@ -1,20 +1,28 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { InvalidCredential } from '../validation';
+import { isValidCardEncryptionKey } from './crypto';
 import type { Endpoint } from './errors';
-import { gatewayError, gatewayMessage } from './errors';
+import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage } from './errors';
+import { parseAnswer, readAnswer, UnreadableAnswer } from './answer';
 
 export const CREDENTIAL_NAME = 'paymentGatewayApi';
 
 /** The provider's test environment was seen taking 30-40 s to create a checkout or check a status. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_RETRY_WAIT_MS = 60_000;
+
+/** The node and the trigger both talk to the gateway; this is what the transport needs of either. */
+export type GatewayHost = IExecuteFunctions | IWebhookFunctions;
 
 export interface GatewayCall {
 	endpoint: Endpoint;
@@ -25,6 +33,8 @@ export interface GatewayCall {
 	path: string;
 	query?: IDataObject;
 	body?: IDataObject;
+	/** A failure answer that is a result for this operation (an order not paid yet), not an error. */
+	failureIsData?: (body: IDataObject) => boolean;
 }
 
 export interface CallSettings {
@@ -35,26 +45,32 @@ export interface CallSettings {
 	maxRetries?: number;
 }
 
-function trimBase(url: unknown): string {
-	return typeof url === 'string' ? url.trim().replace(/\/+$/, '') : '';
+/** The gateway as one execution sees it: the credential is read, checked and decoded once, not per item. */
+export interface Gateway {
+	readonly clientId: string;
+	readonly clientSecret: string;
+	/** The hosted checkout page, when the credential names one. */
+	readonly checkoutPageUrl: string | undefined;
+	/** The decoded card encryption key; throws InvalidCredential when it is not 64 hexadecimal characters. */
+	cardKey(): Buffer;
+	/** Sends one call and returns the gateway's data without the envelope, or throws a NodeApiError. */
+	request(call: GatewayCall, settings: CallSettings): Promise<IDataObject>;
 }
 
-function parseJson(text: unknown): IDataObject | undefined {
-	if (text !== null && typeof text === 'object' && !Buffer.isBuffer(text)) return text as IDataObject;
-	const raw = Buffer.isBuffer(text) ? text.toString('utf8') : typeof text === 'string' ? text : '';
-	try {
-		const parsed: unknown = JSON.parse(raw);
-		return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as IDataObject) : undefined;
-	} catch {
-		return undefined;
+function text(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : '';
+}
+
+/** A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. */
+function baseAddress(field: string, value: unknown): string {
+	const address = text(value).replace(/\/+$/, '');
+	if (!/^https?:\/\//i.test(address)) throw new InvalidCredential(field, 'must start with https:// or http://');
+	if (!URL.canParse(address)) throw new InvalidCredential(field, 'is not a valid web address');
+	const parsed = new URL(address);
+	if (parsed.search || parsed.hash || address.includes('?') || address.includes('#')) {
+		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…)');
 	}
-}
-
-function numericResCode(body: IDataObject): number | undefined {
-	const value = body.resCode;
-	if (value === undefined || value === null || value === '') return undefined;
-	const code = Number(value);
-	return Number.isFinite(code) ? code : undefined;
+	return address;
 }
 
 function retryDelayMs(attempt: number, retryAfter: unknown): number {
@@ -67,13 +83,47 @@ function retryDelayMs(attempt: number, retryAfter: unknown): number {
 	return Math.min(500 * 2 ** attempt, MAX_RETRY_WAIT_MS);
 }
 
-function isRetryable(code: number): boolean {
-	return code === 429 || code >= 500;
+function isRetryable(code: number | undefined): boolean {
+	return code !== undefined && (code === 429 || code >= 500);
 }
 
-const NETWORK_CODES = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EPIPE|socket hang up|timeout/i;
+function numericResCode(body: IDataObject): number | undefined {
+	const value = body.resCode;
+	if (value === undefined || value === null || value === '') return undefined;
+	const code = Number(value);
+	return Number.isFinite(code) ? code : undefined;
+}
 
-function networkErrorCode(error: unknown): string | undefined {
+function isObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** No answer arrived: the request may or may not have reached the gateway. */
+class NoAnswer extends Error {
+	constructor(
+		readonly code: string,
+		readonly timedOut: boolean,
+	) {
+		super(code);
+	}
+}
+
+/** Said in words: n8n replaces a message that names a network code with its own generic text. */
+const NETWORK_PHRASES: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ECONNRESET: 'the connection closed before an answer',
+	ENOTFOUND: 'its host name was not found',
+	EAI_AGAIN: 'its host name could not be looked up',
+	EHOSTUNREACH: 'its host is unreachable',
+	ENETUNREACH: 'its network is unreachable',
+	EPIPE: 'the connection broke while sending',
+};
+
+const NETWORK_CODES = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|socket hang up|aborted|timeout/i;
+
+/** Only the code of a failed request goes on: the error itself can hold the signed request and its headers. */
+function noAnswerOf(error: unknown, deadline: AbortSignal): NoAnswer {
+	if (error instanceof NoAnswer) return error;
 	const seen = new Set<unknown>();
 	let current: unknown = error;
 	while (current && typeof current === 'object' && !seen.has(current)) {
@@ -81,18 +131,48 @@ function networkErrorCode(error: unknown): string | undefined {
 		const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
 		for (const value of [candidate.code, candidate.message]) {
 			const match = typeof value === 'string' ? NETWORK_CODES.exec(value) : null;
-			if (match) return match[0];
+			if (!match) continue;
+			const timedOut = /ECONNABORTED|ETIMEDOUT|timeout/i.test(match[0]);
+			const code = timedOut ? 'ETIMEDOUT' : /hang up|aborted/i.test(match[0]) ? 'ECONNRESET' : match[0];
+			return new NoAnswer(code, timedOut);
 		}
 		current = candidate.cause;
 	}
-	return undefined;
+	return new NoAnswer(deadline.aborted ? 'ETIMEDOUT' : 'EREQUEST', deadline.aborted);
+}
+
+/** Settles with the work or with a time-out at the deadline; a response that arrives too late is closed. */
+function beforeDeadline(
+	work: Promise<IN8nHttpFullResponse>,
+	deadline: AbortSignal,
+): Promise<IN8nHttpFullResponse> {
+	return new Promise((resolve, reject) => {
+		let settled = false;
+		const onDeadline = () => {
+			settled = true;
+			reject(new NoAnswer('ETIMEDOUT', true));
+		};
+		if (deadline.aborted) onDeadline();
+		else deadline.addEventListener('abort', onDeadline, { once: true });
+		work.then(
+			(response) => {
+				deadline.removeEventListener('abort', onDeadline);
+				if (!settled) resolve(response);
+				else (response.body as { destroy?: () => void } | undefined)?.destroy?.();
+			},
+			(error: unknown) => {
+				deadline.removeEventListener('abort', onDeadline);
+				if (!settled) reject(error);
+			},
+		);
+	});
 }
 
 /** A body with both skip flags set is refused by the gateway; it must never leave the node. */
-function assertSendable(ctx: IExecuteFunctions, call: GatewayCall, itemIndex: number) {
+function assertSendable(host: GatewayHost, call: GatewayCall, itemIndex: number) {
 	if (call.body?.skipCVVandOTP === true && call.body?.skipCVVOnlyFlag === true) {
 		throw new NodeOperationError(
-			ctx.getNode(),
+			host.getNode(),
 			'skipCVVandOTP and skipCVVOnlyFlag cannot both be true: choose one kind of customer authentication',
 			{ itemIndex },
 		);
@@ -100,113 +180,188 @@ function assertSendable(ctx: IExecuteFunctions, call: GatewayCall, itemIndex: nu
 }
 
 /**
- * The one way this package talks to the gateway. The credential signs the request; this function picks the base URL,
- * serializes the body once, maps every failure to a NodeApiError carrying the gateway's resCode and message, and
- * retries reads when the caller allows it. It returns the gateway's data without the envelope.
+ * The one way this package talks to the gateway. The credential signs each request in its authenticate(); this
+ * picks the base URL, serializes the body once, bounds the whole exchange by the time-out and the answer's size,
+ * maps every failure to a NodeApiError carrying the gateway's resCode and message, and retries reads when allowed.
  */
-export async function gatewayRequest(
-	this: IExecuteFunctions,
-	call: GatewayCall,
-	settings: CallSettings,
-): Promise<IDataObject> {
-	const { itemIndex } = settings;
-	assertSendable(this, call, itemIndex);
-
-	const credentials = await this.getCredentials(CREDENTIAL_NAME, itemIndex);
-	const shortBase = trimBase(credentials.baseUrl);
-	const baseURL = call.family === 'long' ? trimBase(credentials.checkoutBaseUrl) || shortBase : shortBase;
-	if (!/^https?:\/\//i.test(baseURL)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'The Base URL in the Payment Gateway API credential must start with https:// or http://',
-			{ itemIndex },
-		);
-	}
-
-	const options: IHttpRequestOptions = {
-		method: call.method,
-		baseURL,
-		url: call.path,
-		headers: { Accept: 'application/json', ...(settings.headers ?? {}) },
-		timeout: settings.timeout ?? DEFAULT_TIMEOUT_MS,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		encoding: 'text',
-		json: false,
+export async function openGateway(host: GatewayHost): Promise<Gateway> {
+	const credentials: ICredentialDataDecryptedObject = await host.getCredentials(CREDENTIAL_NAME);
+	const clientId = text(credentials.clientId);
+	const clientSecret = text(credentials.clientSecret);
+	const credentialRef = host.getNode().credentials?.[CREDENTIAL_NAME];
+	// Handing the decrypted credential to the helper saves decrypting it again for every request.
+	const credentialOptions = {
+		credentialsDecrypted: {
+			id: credentialRef?.id ?? '',
+			name: credentialRef?.name ?? '',
+			type: CREDENTIAL_NAME,
+			data: credentials,
+		},
 	};
-	if (call.query) options.qs = call.query;
-	if (call.body) {
-		options.body = JSON.stringify(call.body);
-		(options.headers as IDataObject)['Content-Type'] = 'application/json';
-	}
+	let bases: { short: string; long: string } | undefined;
+	let cardKey: Buffer | undefined;
 
-	const maxRetries = Math.max(0, Math.floor(settings.maxRetries ?? 0));
-	for (let attempt = 0; ; attempt++) {
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
+	const basesOf = () => {
+		if (!bases) {
+			if (!clientId) throw new InvalidCredential('Client ID', 'is empty');
+			if (!clientSecret) throw new InvalidCredential('Client Secret', 'is empty');
+			const short = baseAddress('Base URL', credentials.baseUrl);
+			const long = text(credentials.checkoutBaseUrl) ? baseAddress('Checkout Base URL', credentials.checkoutBaseUrl) : short;
+			bases = { short, long };
+		}
+		return bases;
+	};
+
+	async function attempt(options: IHttpRequestOptions, deadline: AbortSignal) {
+		const response = await beforeDeadline(
+			host.helpers.httpRequestWithAuthentication.call(
+				host,
 				CREDENTIAL_NAME,
 				{ ...options, headers: { ...options.headers } },
-			)) as IN8nHttpFullResponse;
-		} catch (error) {
-			const code = networkErrorCode(error);
-			if (code && attempt < maxRetries) {
-				await sleep(retryDelayMs(attempt, undefined));
+				credentialOptions,
+			) as Promise<IN8nHttpFullResponse>,
+			deadline,
+		);
+		return { response, raw: await readAnswer(response.body, deadline) };
+	}
+
+	async function request(call: GatewayCall, settings: CallSettings): Promise<IDataObject> {
+		const { itemIndex } = settings;
+		const node = host.getNode();
+		const label = ENDPOINT_LABELS[call.endpoint];
+		assertSendable(host, call, itemIndex);
+		const base = basesOf();
+		const timeout = settings.timeout ?? DEFAULT_TIMEOUT_MS;
+		const isWrite = call.method === 'POST';
+		const maxRetries = isWrite ? 0 : Math.max(0, Math.floor(settings.maxRetries ?? 0));
+
+		const options: IHttpRequestOptions = {
+			method: call.method,
+			baseURL: call.family === 'long' ? base.long : base.short,
+			url: call.path,
+			headers: { Accept: 'application/json', ...(settings.headers ?? {}) },
+			timeout,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			encoding: 'stream',
+			json: false,
+		};
+		if (call.query) options.qs = call.query;
+		if (call.body) {
+			options.body = JSON.stringify(call.body);
+			(options.headers as IDataObject)['Content-Type'] = 'application/json';
+		}
+
+		let uncertain = false;
+		for (let attemptIndex = 0; ; attemptIndex++) {
+			const canRetry = attemptIndex < maxRetries;
+			const deadline = AbortSignal.timeout(timeout);
+			let response: IN8nHttpFullResponse;
+			let raw: string;
+			try {
+				({ response, raw } = await attempt(options, deadline));
+			} catch (error) {
+				const failure = error instanceof UnreadableAnswer ? error : noAnswerOf(error, deadline);
+				if (canRetry) {
+					uncertain = true;
+					await sleep(retryDelayMs(attemptIndex, undefined));
+					continue;
+				}
+				if (failure instanceof UnreadableAnswer) {
+					throw gatewayError(node, call.endpoint, itemIndex, {
+						message: `${label}: ${failure.message}`,
+						description: isWrite
+							? `Whether the gateway acted on the request is unknown. ${checkFirstAdvice(call.endpoint)}`
+							: 'Check that the Base URLs in the credential point at the gateway’s merchant API, then run again.',
+					});
+				}
+				throw gatewayError(node, call.endpoint, itemIndex, {
+					message: failure.timedOut
+						? `${label}: the gateway did not answer within the time-out of ${timeout} ms`
+						: `${label}: could not reach the payment gateway (${NETWORK_PHRASES[failure.code] ?? 'the request failed'})`,
+					code: failure.code,
+					description: isWrite
+						? `The request may or may not have reached the gateway. ${checkFirstAdvice(call.endpoint)}`
+						: failure.timedOut
+							? 'The gateway was slow to answer. Raise Timeout in the options (its test environment can take 30-40 s), or Max Retries.'
+							: 'Check the Base URL in the credential and that the gateway is reachable, then run again.',
+				});
+			}
+
+			const httpStatus = response.statusCode;
+			const parsed = parseAnswer(raw);
+			const body = isObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined;
+			// A 429 or 5xx may be told by the HTTP status or, under HTTP 200, by the body's resCode.
+			const bodyCode = body ? numericResCode(body) : undefined;
+			if (canRetry && (isRetryable(httpStatus) || isRetryable(bodyCode) || (!body && httpStatus < 300))) {
+				uncertain = true;
+				await sleep(retryDelayMs(attemptIndex, response.headers?.['retry-after']));
 				continue;
 			}
-			// The original error can hold the signed request (and its Authorization header): only its code goes on.
-			throw gatewayError(this.getNode(), call.endpoint, itemIndex, {
-				message: code
-					? `Could not reach the payment gateway (${code})`
-					: 'The request to the payment gateway failed before an answer arrived',
-				description:
-					call.method === 'POST'
-						? 'The request may or may not have reached the gateway. Check the order status before sending it again, so that nothing is charged twice.'
-						: 'Check the Base URL in the credential and that the gateway is reachable, then run again.',
-			});
-		}
 
-		const httpStatus = response.statusCode;
-		const body = parseJson(response.body);
-		// A 429 or 5xx may be told by the HTTP status or, under HTTP 200, by the body's resCode.
-		const bodyCode = body ? numericResCode(body) : undefined;
-		if ((isRetryable(httpStatus) || (bodyCode !== undefined && isRetryable(bodyCode))) && attempt < maxRetries) {
-			await sleep(retryDelayMs(attempt, response.headers?.['retry-after']));
-			continue;
+			if (!body) {
+				const what = parsed instanceof UnreadableAnswer ? parsed.message : `an answer that is not JSON (HTTP ${httpStatus})`;
+				throw gatewayError(node, call.endpoint, itemIndex, {
+					resCode: httpStatus >= 400 ? httpStatus : undefined,
+					httpStatus,
+					message: `${label}: the gateway sent ${what}`,
+					description: isWrite
+						? `Whether the gateway acted on the request is unknown. ${checkFirstAdvice(call.endpoint)}`
+						: httpStatus >= 500
+							? 'The gateway or a proxy in front of it failed. Run again later, or raise Max Retries in the options.'
+							: 'Check that the Base URLs in the credential point at the gateway’s merchant API, then run again.',
+				});
+			}
+			const resCode = numericResCode(body);
+			const nested = body.data;
+			const record = body.orderId === undefined && isObject(nested) ? nested : body;
+			// Failures can come with HTTP 200: the body decides. In the flat long-family answers `status` can be a
+			// payment's status, so a `failure` there is an error only when the body is not about an order.
+			const failed =
+				httpStatus >= 400 ||
+				(resCode !== undefined && resCode !== 200) ||
+				(body.status === 'failure' && (call.family === 'short' || record.orderId === undefined));
+			if (failed) {
+				if (call.failureIsData?.(body)) return body;
+				// A retried delete whose first attempt went unanswered may have removed the card already.
+				if (uncertain && call.method === 'DELETE' && (resCode ?? httpStatus) === 404) return {};
+				throw gatewayError(node, call.endpoint, itemIndex, {
+					resCode: resCode ?? httpStatus,
+					httpStatus,
+					message: gatewayMessage(body, httpStatus),
+					body,
+				});
+			}
+			if (body.status === undefined && resCode === undefined) {
+				throw gatewayError(node, call.endpoint, itemIndex, {
+					httpStatus,
+					message: `${label}: the answer does not come from the gateway's merchant API (no status in it)`,
+					description: 'Check the Base URL and Checkout Base URL in the credential: they must reach the merchant API.',
+				});
+			}
+			if (call.family === 'short') return isObject(nested) ? nested : {};
+			// Check-status is documented flat, but one sample integration reads it under `data`.
+			return record;
 		}
-
-		if (!body) {
-			throw gatewayError(this.getNode(), call.endpoint, itemIndex, {
-				resCode: httpStatus >= 400 ? httpStatus : undefined,
-				httpStatus,
-				message: `The gateway answered with something other than JSON (HTTP ${httpStatus})`,
-			});
-		}
-		const resCode = numericResCode(body);
-		const nested = body.data;
-		const record =
-			body.orderId === undefined && nested !== null && typeof nested === 'object' && !Array.isArray(nested)
-				? (nested as IDataObject)
-				: body;
-		// Failures can come with HTTP 200: the body decides. In the flat long-family answers `status` can be a
-		// payment's status, so a `failure` there is an error only when the body is not about an order.
-		const failed =
-			httpStatus >= 400 ||
-			(resCode !== undefined && resCode !== 200) ||
-			(body.status === 'failure' && (call.family === 'short' || record.orderId === undefined));
-		if (failed) {
-			throw gatewayError(this.getNode(), call.endpoint, itemIndex, {
-				resCode: resCode ?? httpStatus,
-				httpStatus,
-				message: gatewayMessage(body, httpStatus),
-				body,
-			});
-		}
-		if (call.family === 'short') {
-			return nested !== null && typeof nested === 'object' && !Array.isArray(nested) ? (nested as IDataObject) : {};
-		}
-		// Check-status is documented flat, but one sample integration reads it under `data`.
-		return record;
 	}
+
+	return {
+		clientId,
+		clientSecret,
+		checkoutPageUrl: text(credentials.checkoutPageUrl) || undefined,
+		cardKey() {
+			if (!cardKey) {
+				const key = credentials.cardEncryptionKey;
+				if (!isValidCardEncryptionKey(key)) {
+					throw new InvalidCredential(
+						'Card Encryption Key',
+						'must be the 64 hexadecimal characters from the merchant dashboard',
+					);
+				}
+				cardKey = Buffer.from(key.trim(), 'hex');
+			}
+			return cardKey;
+		},
+		request,
+	};
 }

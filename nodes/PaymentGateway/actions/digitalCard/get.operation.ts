@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
-import { gatewayRequest } from '../../transport/request';
+import type { Gateway } from '../../transport/request';
 import { cardTarget, customerIdField, digitalCardIdField } from './fields';
 
 const properties: INodeProperties[] = [customerIdField, digitalCardIdField, optionsCollection('read')];
@@ -12,10 +12,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject> {
 	const { customerId, path } = cardTarget(this, itemIndex, true);
-	const data = await gatewayRequest.call(
-		this,
+	const data = await gateway.request(
 		{ endpoint: 'getCard', method: 'GET', family: 'short', path },
 		callSettings(this, itemIndex),
 	);

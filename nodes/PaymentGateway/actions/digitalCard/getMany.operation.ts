@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection, readOptionsOf } from '../common';
-import { gatewayRequest } from '../../transport/request';
+import type { Gateway } from '../../transport/request';
 import { cardTarget, customerIdField } from './fields';
 
 const properties: INodeProperties[] = [
@@ -25,10 +25,9 @@ export const description = updateDisplayOptions(
 );
 
 /** One item per stored card, each carrying the customer and the remaining tokenization limit. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject[]> {
 	const { customerId, path } = cardTarget(this, itemIndex, false);
-	const data = await gatewayRequest.call(
-		this,
+	const data = await gateway.request(
 		{ endpoint: 'listCards', method: 'GET', family: 'short', path },
 		callSettings(this, itemIndex),
 	);

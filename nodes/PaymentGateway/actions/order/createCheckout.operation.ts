@@ -1,9 +1,10 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
-import { gatewayRequest } from '../../transport/request';
-import { orderBody, orderFields } from './fields';
+import type { Gateway } from '../../transport/request';
+import { validateUrl } from '../../validation';
+import { checkoutUrl, orderBody, orderFields } from './fields';
 
 const properties: INodeProperties[] = [...orderFields(true), optionsCollection('write')];
 
@@ -12,9 +13,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return await gatewayRequest.call(
-		this,
+export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
+	const { redirectUrl } = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const returnTo = redirectUrl ? validateUrl('Redirect URL (additionalFields.redirectUrl)', redirectUrl) : undefined;
+	const order = await gateway.request(
 		{
 			endpoint: 'createCheckout',
 			method: 'POST',
@@ -24,4 +26,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		},
 		callSettings(this, itemIndex),
 	);
+	if (!gateway.checkoutPageUrl || !returnTo || typeof order.orderId !== 'string') return order;
+	return { ...order, checkoutUrl: checkoutUrl(gateway.checkoutPageUrl, order.orderId, returnTo, gateway.clientId) };
 }

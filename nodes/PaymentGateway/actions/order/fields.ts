@@ -1,6 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { InvalidInput, optionalText, requireText, validateAmount, validateEmail } from '../../validation';
+import {
+	currencyDigits,
+	InvalidInput,
+	optionalText,
+	requireText,
+	validateAmount,
+	validateCurrency,
+	validateEmail,
+} from '../../validation';
 
 /** Fields shared by both ways of creating an order; `checkout` adds what only the long-path endpoint takes. */
 export function orderFields(checkout: boolean): INodeProperties[] {
@@ -9,11 +17,12 @@ export function orderFields(checkout: boolean): INodeProperties[] {
 			displayName: 'Amount',
 			name: 'amount',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
+			typeOptions: { minValue: 0, numberPrecision: 3 },
 			required: true,
 			default: 0,
 			placeholder: '25.50',
-			description: 'Total to charge, in the currency below, with at most 2 decimals',
+			description:
+				"Total to charge, in the currency below, with as many decimals as the currency has (USD 2, OMR 3, JPY 0)",
 		},
 		{
 			displayName: 'Currency',
@@ -21,8 +30,8 @@ export function orderFields(checkout: boolean): INodeProperties[] {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'USD',
-			description: 'Three-letter currency code your merchant account accepts, e.g. USD or EUR',
+			placeholder: 'e.g. USD',
+			description: 'Three-letter ISO 4217 code your merchant account accepts, e.g. USD, EUR or OMR',
 		},
 		{
 			displayName: 'UI Mode',
@@ -91,13 +100,24 @@ export function orderFields(checkout: boolean): INodeProperties[] {
 		},
 	];
 	if (checkout) {
-		additional.push({
-			displayName: 'CURN',
-			name: 'curn',
-			type: 'string',
-			default: '',
-			description: 'Custom reference or metadata to attach to the order',
-		});
+		additional.push(
+			{
+				displayName: 'CURN',
+				name: 'curn',
+				type: 'string',
+				default: '',
+				description: 'Custom reference or metadata to attach to the order',
+			},
+			{
+				displayName: 'Redirect URL',
+				name: 'redirectUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://shop.example.com/payment/done',
+				description:
+					"Where the customer returns from the gateway's hosted checkout page (the gateway adds ?paymentId=…). With the credential's Hosted Checkout Page URL, the output gets a ready checkoutUrl.",
+			},
+		);
 	}
 	fields.push({
 		displayName: 'Additional Fields',
@@ -114,14 +134,16 @@ export function orderFields(checkout: boolean): INodeProperties[] {
 export function orderBody(ctx: IExecuteFunctions, itemIndex: number, checkout: boolean): IDataObject {
 	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const uiMode = requireText('UI Mode (uiMode)', ctx.getNodeParameter('uiMode', itemIndex, 'checkout'));
+	const currency = validateCurrency('Currency (currency)', ctx.getNodeParameter('currency', itemIndex));
+	const digits = currencyDigits(currency);
 	const body: IDataObject = {
-		amount: validateAmount('Amount (amount)', ctx.getNodeParameter('amount', itemIndex)),
-		currency: requireText('Currency (currency)', ctx.getNodeParameter('currency', itemIndex)).toUpperCase(),
+		amount: validateAmount('Amount (amount)', ctx.getNodeParameter('amount', itemIndex), digits, currency),
+		currency,
 		uiMode,
 	};
 	const receiptId = optionalText('Receipt ID (additionalFields.receiptId)', additional.receiptId, 40);
 	if (receiptId) body.receiptId = receiptId;
-	const description = optionalText('Description (additionalFields.description)', additional.description);
+	const description = optionalText('Description (additionalFields.description)', additional.description, 1000);
 	if (description) body.description = description;
 	if (checkout) {
 		const curn = optionalText('CURN (additionalFields.curn)', additional.curn);
@@ -135,7 +157,20 @@ export function orderBody(ctx: IExecuteFunctions, itemIndex: number, checkout: b
 	body.customerFields = {
 		name: requireText('Customer Name (customerName)', ctx.getNodeParameter('customerName', itemIndex)),
 		email: validateEmail('Customer Email (customerEmail)', ctx.getNodeParameter('customerEmail', itemIndex)),
-		phone: requireText('Customer Phone (customerPhone)', ctx.getNodeParameter('customerPhone', itemIndex)),
+		phone: requireText('Customer Phone (customerPhone)', ctx.getNodeParameter('customerPhone', itemIndex), 32),
 	};
 	return body;
+}
+
+/** The hosted checkout page's address for an order, as the gateway's own plugins build it. */
+export function checkoutUrl(pageUrl: string, orderId: string, redirectUrl: string, clientId: string): string {
+	const query = [
+		['actionType', 'checkout'],
+		['orderId', orderId],
+		['redirectUrl', redirectUrl],
+		['clientId', clientId],
+	]
+		.map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
+		.join('&');
+	return `${pageUrl}?${query}`;
 }

@@ -1,8 +1,9 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
-import { gatewayRequest } from '../../transport/request';
+import { gatewayMessage } from '../../transport/errors';
+import type { CallSettings, Gateway } from '../../transport/request';
 import { requireText } from '../../validation';
 
 const properties: INodeProperties[] = [
@@ -23,17 +24,29 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const orderId = requireText('Order ID (orderId)', this.getNodeParameter('orderId', itemIndex));
-	return await gatewayRequest.call(
-		this,
+/** The order exists but nothing was paid yet: a state to report, not an error (an unknown order still is one). */
+function isUnpaidOrder(body: IDataObject): boolean {
+	return /not initiated/i.test(gatewayMessage(body, 0));
+}
+
+/** The status of one order as check-status tells it; the trigger's re-check asks the same way. */
+export async function fetchOrderStatus(gateway: Gateway, orderId: string, settings: CallSettings): Promise<IDataObject> {
+	const answer = await gateway.request(
 		{
 			endpoint: 'statusByOrderId',
 			method: 'GET',
 			family: 'long',
 			path: '/nac/api/v1/pg/orders/check-status',
 			query: { orderId },
+			failureIsData: isUnpaidOrder,
 		},
-		callSettings(this, itemIndex),
+		settings,
 	);
+	// An unpaid order's answer does not name the order: a reconciliation needs to know which one it was.
+	return answer.orderId === undefined ? { orderId, ...answer } : answer;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
+	const orderId = requireText('Order ID (orderId)', this.getNodeParameter('orderId', itemIndex));
+	return await fetchOrderStatus(gateway, orderId, callSettings(this, itemIndex));
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
-import { gatewayRequest } from '../../transport/request';
+import type { Gateway } from '../../transport/request';
 import { pathSegment } from '../../validation';
 
 const properties: INodeProperties[] = [
@@ -23,10 +23,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
+export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const paymentId = pathSegment('Payment ID (paymentId)', this.getNodeParameter('paymentId', itemIndex));
-	return await gatewayRequest.call(
-		this,
+	return await gateway.request(
 		{ endpoint: 'statusByPaymentId', method: 'GET', family: 'short', path: `/transaction/status/${paymentId}` },
 		callSettings(this, itemIndex),
 	);

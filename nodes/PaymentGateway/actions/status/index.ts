@@ -2,8 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as getByOrderId from './getByOrderId.operation';
 import * as getByPaymentId from './getByPaymentId.operation';
+import * as verifySignature from './verifySignature.operation';
 
-export { getByOrderId, getByPaymentId };
+export { getByOrderId, getByPaymentId, verifySignature };
 
 export const description: INodeProperties[] = [
 	{
@@ -16,7 +17,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get by Order ID',
 				value: 'getByOrderId',
-				description: "Get the payment status of an order: pending, success or failure",
+				description: 'Get the payment status of an order: pending, success or failure',
 				action: 'Get payment status by order ID',
 			},
 			{
@@ -25,9 +26,16 @@ export const description: INodeProperties[] = [
 				description: 'Get the status of one payment attempt',
 				action: 'Get payment status by payment ID',
 			},
+			{
+				name: 'Verify Signature',
+				value: 'verifySignature',
+				description: "Check a notification's or status record's signature, without sending anything",
+				action: 'Verify a payment signature',
+			},
 		],
 		default: 'getByOrderId',
 	},
 	...getByOrderId.description,
 	...getByPaymentId.description,
+	...verifySignature.description,
 ];

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as initiate from './initiate.operation';
+import * as refund from './refund.operation';
 
-export { initiate };
+export { initiate, refund };
 
 export const description: INodeProperties[] = [
 	{
@@ -18,8 +19,15 @@ export const description: INodeProperties[] = [
 				description: 'Start paying an order with a new card or a stored card',
 				action: 'Initiate a transaction',
 			},
+			{
+				name: 'Refund',
+				value: 'refund',
+				description: 'Give back all or part of a successful payment',
+				action: 'Refund a payment',
+			},
 		],
 		default: 'initiate',
 	},
 	...initiate.description,
+	...refund.description,
 ];

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
-import { encryptCardDetails, isValidCardEncryptionKey } from '../../transport/crypto';
-import { CREDENTIAL_NAME, gatewayRequest } from '../../transport/request';
+import { encryptCardDetails } from '../../transport/crypto';
+import type { Gateway } from '../../transport/request';
 import {
 	InvalidInput,
 	requireText,
@@ -143,7 +143,7 @@ const AUTHENTICATION_FLAGS: Record<string, { skipCVVandOTP: boolean; skipCVVOnly
 	none: { skipCVVandOTP: true, skipCVVOnlyFlag: false },
 };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
+export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const parameter = (name: string, fallback?: unknown) => this.getNodeParameter(name, itemIndex, fallback);
 	const settings = callSettings(this, itemIndex);
 
@@ -170,23 +170,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		cardDetails = { cardNumber, cardExpMonth: expiry.month, cardExpYear: expiry.year, cardCVV: cardCVV ?? '' };
 	} else {
 		const digitalCardId = requireText('Digital Card ID (digitalCardId)', parameter('digitalCardId'));
-		cardDetails = { cardCVV: cardCVV ?? '', digitalCardId };
+		// A stored card paid without CVV is sent as the id alone, as the gateway's own integrations do.
+		cardDetails = cardCVV ? { cardCVV, digitalCardId } : { digitalCardId };
 	}
 	const cardHolderName = requireText('Card Holder Name (cardHolderName)', parameter('cardHolderName'));
 	const redirectionUrl = validateUrl('Redirection URL (redirectionUrl)', parameter('redirectionUrl'));
 	const secureCard = paymentMode === 'card' && parameter('secureCard', false) === true;
 
-	const { cardEncryptionKey } = await this.getCredentials(CREDENTIAL_NAME, itemIndex);
-	if (!isValidCardEncryptionKey(cardEncryptionKey)) {
-		throw new InvalidInput(
-			'Card Encryption Key (credential)',
-			'must be the 64 hexadecimal characters from the merchant dashboard',
-		);
-	}
-
 	const body: IDataObject = {
 		orderId,
-		encryptedCardDetails: encryptCardDetails(cardDetails, cardEncryptionKey),
+		encryptedCardDetails: encryptCardDetails(cardDetails, gateway.cardKey()),
 		paymentMethod: 'card',
 		cardHolderName,
 		redirectionUrl,
@@ -196,8 +189,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		skipCVVOnlyFlag: flags.skipCVVOnlyFlag,
 		apiType: 'hosted',
 	};
-	return await gatewayRequest.call(
-		this,
+	return await gateway.request(
 		{ endpoint: 'initiate', method: 'POST', family: 'short', path: '/transaction/initiate', body },
 		settings,
 	);

@@ -1,0 +1,71 @@
+'use strict';
+
+// The control API under /__sandbox: no authentication, JSON in and out, never
+// logged, delayed or faulted. Each endpoint calls the same JS API tests use.
+
+const { HttpError, parseControlJson, readBody, sendHtml, sendJson } = require('./http');
+const { presentAmount } = require('./currency');
+const { authenticationPage, resultPage } = require('./pages');
+
+const CONTROL_PREFIX = '/__sandbox';
+
+/** `sandbox` is the object startSandbox resolves to; `state` the sandbox's records. */
+function controlRoutes(sandbox, state) {
+	function authenticate({ method, params: [paymentId], raw, path }) {
+		const payment = state.payments.get(paymentId);
+		if (!payment) throw new HttpError(404, 'Payment not found');
+		// The auto-submitted form posts only paymentId; the buttons add a result.
+		const result = new URLSearchParams(raw).get('result');
+		if (method === 'POST' && result) {
+			return { html: resultPage(sandbox.completeAuthentication(paymentId, result), payment.redirectionUrl) };
+		}
+		const order = state.orders.get(payment.orderId);
+		const amount = `${presentAmount(payment.amountMinor, order.currency)} ${order.currency}`;
+		return { html: authenticationPage(payment, amount, path) };
+	}
+
+	return [
+		['POST', /^\/payments\/([^/]+)\/complete$/, ({ params: [id], json }) =>
+			sandbox.completeAuthentication(id, json().result)],
+		['GET', /^\/authenticate\/([^/]+)$/, authenticate],
+		['POST', /^\/authenticate\/([^/]+)$/, authenticate],
+		['GET', /^\/requests$/, () => sandbox.requests],
+		['DELETE', /^\/requests$/, () => (sandbox.clearLog(), { cleared: true })],
+		['POST', /^\/reset$/, () => (sandbox.reset(), { reset: true })],
+		['POST', /^\/latency$/, ({ json }) => (sandbox.setLatency(json().ms), { latencyMs: sandbox.latencyMs })],
+		['GET', /^\/faults$/, () => ({ faults: sandbox.faults })],
+		['POST', /^\/faults$/, ({ json }) => (sandbox.injectFault(json()), { faults: sandbox.faults })],
+		['DELETE', /^\/faults$/, () => (sandbox.clearFaults(), { faults: sandbox.faults })],
+		['GET', /^\/notifications$/, () => sandbox.notifications],
+		['POST', /^\/notifications$/, ({ json }) => sandbox.setNotifications(json())],
+		['DELETE', /^\/notifications$/, () => (sandbox.clearNotifications(), { cleared: true })],
+		['POST', /^\/notifications\/send$/, ({ json }) => sandbox.sendNotification(json())],
+	];
+}
+
+function createControlHandler(sandbox, state) {
+	const routes = controlRoutes(sandbox, state);
+	return async function handleControl(req, res, pathname) {
+		const rest = pathname.slice(CONTROL_PREFIX.length);
+		const raw = (await readBody(req)).toString('utf8');
+		try {
+			for (const [method, pattern, handler] of routes) {
+				const m = pattern.exec(rest);
+				if (!m || method !== req.method) continue;
+				const params = m.slice(1).map(decodeURIComponent);
+				const json = () => parseControlJson(raw);
+				const answer = await handler({ method: req.method, params, raw, path: pathname, json });
+				if (answer?.html !== undefined) sendHtml(res, 200, answer.html);
+				else sendJson(res, 200, answer);
+				return;
+			}
+			throw new HttpError(404, 'No such control endpoint');
+		} catch (err) {
+			if (err instanceof HttpError) sendJson(res, err.status, { error: err.message });
+			else if (err instanceof TypeError || err instanceof URIError) sendJson(res, 400, { error: err.message });
+			else throw err;
+		}
+	};
+}
+
+module.exports = { CONTROL_PREFIX, createControlHandler };

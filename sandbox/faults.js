@@ -1,0 +1,198 @@
+'use strict';
+
+// The fault table: what the next matching API requests get instead of a
+// normal answer. Each kind says whether the request is processed (changes
+// state) before the fault, and how it answers.
+
+const http = require('node:http');
+const { failureEnvelope } = require('./http');
+
+const MIB = 1024 * 1024;
+const HUGE_MIN_BYTES = 64; // room for the envelope around the padding
+const CHUNK = Buffer.alloc(64 * 1024, 'x');
+
+const failureMessage = (status) => (status === 429 ? 'Too many requests' : 'Service temporarily unavailable');
+
+function retryAfterHeader(fault) {
+	return fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) };
+}
+
+/** Writes `total` bytes of `CHUNK` as fast as the client reads them; stops when the client goes. */
+function pump(res, total, done) {
+	let left = total;
+	const more = () => {
+		while (left > 0 && !res.destroyed) {
+			const piece = left >= CHUNK.length ? CHUNK : CHUNK.subarray(0, left);
+			left -= piece.length;
+			if (!res.write(piece)) return res.once('drain', more);
+		}
+		if (!res.destroyed) done();
+	};
+	more();
+}
+
+// respond(io, fault, result): io = { res, send(status, body, headers), sendRaw(status, type, text, headers),
+// sendHead(status, headers, resCode) (JSON headers only), schedule(fn, ms) }; result is the real
+// { status, body } when the kind is processed.
+const KINDS = {
+	status: {
+		processed: false,
+		respond({ send }, fault) {
+			const body = fault.body ?? failureEnvelope(fault.status, failureMessage(fault.status));
+			send(fault.status, body, retryAfterHeader(fault));
+		},
+	},
+	// Handled as the request arrives, before its body is read.
+	'reset-before-body': { processed: false, respond: ({ res }) => res.socket?.destroy() },
+	'reset-after-body': { processed: true, respond: ({ res }) => res.socket?.destroy() },
+	hang: { processed: false, respond: () => {} },
+	'slow-body': {
+		processed: true,
+		respond({ res, sendHead, schedule }, fault, result) {
+			const bytes = Buffer.from(JSON.stringify(result.body));
+			sendHead(result.status, { 'Content-Length': bytes.length }, result.body.resCode);
+			const chunk = Math.max(1, Math.round(fault.bytesPerSecond / 10));
+			const interval = (1000 * chunk) / fault.bytesPerSecond;
+			let sent = 0;
+			const next = () => {
+				if (res.destroyed) return;
+				res.write(bytes.subarray(sent, sent + chunk));
+				sent += chunk;
+				if (sent >= bytes.length) res.end();
+				else schedule(next, interval);
+			};
+			schedule(next, interval);
+		},
+	},
+	endless: {
+		processed: false,
+		respond({ res, sendHead }) {
+			sendHead(200, {}, 200); // no Content-Length: chunked
+			res.write('{"resCode":200,"status":"success","data":"');
+			pump(res, Infinity, () => {});
+		},
+	},
+	html: {
+		processed: false,
+		respond({ sendRaw }, fault) {
+			const title = `${fault.status} ${http.STATUS_CODES[fault.status] ?? 'Error'}`;
+			const page =
+				`<!doctype html>\n<html><head><title>${title}</title></head>\n` +
+				`<body><h1>${title}</h1><hr><p>proxy</p></body></html>\n`;
+			sendRaw(fault.status, 'text/html; charset=utf-8', page, retryAfterHeader(fault));
+		},
+	},
+	'failure-envelope': {
+		processed: false,
+		respond: ({ send }, fault) =>
+			send(
+				200,
+				{ resCode: fault.status, status: 'failure', errMessage: failureMessage(fault.status) },
+				retryAfterHeader(fault),
+			),
+	},
+	'truncated-json': {
+		processed: true,
+		respond({ sendRaw }, fault, result) {
+			const whole = Buffer.from(JSON.stringify(result.body));
+			sendRaw(result.status, 'application/json; charset=utf-8', whole.subarray(0, Math.floor(whole.length / 2)));
+		},
+	},
+	empty: {
+		processed: false,
+		respond: ({ sendRaw }) => sendRaw(200, 'application/json; charset=utf-8', ''),
+	},
+	huge: {
+		processed: false,
+		respond({ res, sendHead }, fault) {
+			const head = '{"resCode":200,"status":"success","data":{"padding":"';
+			const tail = '"}}';
+			sendHead(200, { 'Content-Length': fault.sizeBytes }, 200);
+			res.write(head);
+			pump(res, fault.sizeBytes - head.length - tail.length, () => res.end(tail));
+		},
+	},
+	deep: {
+		processed: false,
+		respond: ({ sendRaw }, fault) =>
+			sendRaw(
+				200,
+				'application/json; charset=utf-8',
+				`{"resCode":200,"status":"success","data":${'['.repeat(fault.depth)}${']'.repeat(fault.depth)}}`,
+			),
+	},
+};
+
+const WITH_STATUS = new Set(['status', 'html', 'failure-envelope']);
+const DEFAULT_STATUS = { html: 502, 'failure-envelope': 503 };
+
+const positiveInteger = (v) => Number.isInteger(v) && v > 0;
+const httpStatus = (v) => Number.isInteger(v) && v >= 100 && v <= 599;
+
+/** Checks a fault as given to injectFault and fills in the defaults; throws a TypeError when it is unusable. */
+function normalizeFault(options = {}) {
+	const { match = '', method, status, count = 1, retryAfter, body } = options;
+	const kind = options.kind ?? (status !== undefined ? 'status' : undefined);
+	if (typeof match !== 'string') throw new TypeError('match must be a string');
+	if (method !== undefined && (typeof method !== 'string' || method === '')) {
+		throw new TypeError('method must be an HTTP method name');
+	}
+	if (kind === undefined) throw new TypeError('kind or status is required');
+	if (!Object.hasOwn(KINDS, kind)) {
+		throw new TypeError(`kind must be one of: ${Object.keys(KINDS).join(', ')}`);
+	}
+	const fault = { match, method: method?.toUpperCase(), kind, count, status: status ?? DEFAULT_STATUS[kind] };
+	if (WITH_STATUS.has(kind) && !httpStatus(fault.status)) {
+		throw new TypeError('status must be an HTTP status code');
+	}
+	if (!positiveInteger(count)) throw new TypeError('count must be a positive integer');
+	if (retryAfter !== undefined) {
+		if (!(typeof retryAfter === 'string' || (typeof retryAfter === 'number' && retryAfter >= 0))) {
+			throw new TypeError('retryAfter must be a number of seconds or an HTTP date');
+		}
+		fault.retryAfter = retryAfter;
+	}
+	if (body !== undefined) fault.body = body;
+	if (kind === 'slow-body') {
+		fault.bytesPerSecond = options.bytesPerSecond ?? 5;
+		if (!(typeof fault.bytesPerSecond === 'number' && fault.bytesPerSecond > 0)) {
+			throw new TypeError('bytesPerSecond must be a number greater than 0');
+		}
+	}
+	if (kind === 'huge') {
+		fault.sizeBytes = options.sizeBytes ?? 64 * MIB;
+		if (!Number.isSafeInteger(fault.sizeBytes) || fault.sizeBytes < HUGE_MIN_BYTES) {
+			throw new TypeError(`sizeBytes must be an integer of at least ${HUGE_MIN_BYTES}`);
+		}
+	}
+	if (kind === 'deep') {
+		fault.depth = options.depth ?? 100000;
+		if (!positiveInteger(fault.depth)) throw new TypeError('depth must be a positive integer');
+	}
+	return fault;
+}
+
+function createFaultTable() {
+	let faults = [];
+	return {
+		add(options) {
+			faults.push(normalizeFault(options));
+		},
+		/** The fault for this request, if any, counted as used. */
+		take(method, path) {
+			const fault = faults.find(
+				(f) => path.includes(f.match) && (f.method === undefined || f.method === method),
+			);
+			if (!fault) return null;
+			fault.count -= 1;
+			faults = faults.filter((f) => f.count > 0);
+			return fault;
+		},
+		list: () => faults,
+		clear() {
+			faults = [];
+		},
+	};
+}
+
+module.exports = { KINDS, createFaultTable };
