@@ -55,7 +55,8 @@ const SPECIFIC = [
 		test: inPackage('@n8n/backend-network', 'proxy-from-env'),
 	},
 	{ name: 'httpRequestWithAuthentication (n8n-core, own code)', test: inFile('n8n-core/dist/execution-engine/node-execution-context/utils/request-helpers/') },
-	{ name: 'transport: gatewayRequest', test: inFile('/dist/nodes/PaymentGateway/transport/') },
+	{ name: 'signing and card encryption (transport/crypto.js)', test: inFile('/dist/nodes/PaymentGateway/transport/crypto.js') },
+	{ name: 'transport: request, answer reading and error mapping', test: inFile('/dist/nodes/PaymentGateway/transport/') },
 	{ name: 'router: the item runner', test: inFile('/dist/nodes/PaymentGateway/actions/router.js') },
 	{ name: 'operation, options and validation', test: inFile('/dist/nodes/PaymentGateway/') },
 ];
