@@ -25,7 +25,7 @@ const { webhookPathOf } = require('../e2e/lib/calls');
 const { EXAMPLE_CREDENTIAL_NAME, loadExamples } = require('../e2e/lib/examples');
 const { createN8n } = require('../e2e/lib/n8n');
 const { ensureN8n, paths, PACKAGE_NAME } = require('../e2e/lib/package');
-const { cleanUp, freePort, mustRun, onCleanUp, seconds, startService } = require('../e2e/lib/processes');
+const { cleanUp, freePort, mustRun, onCleanUp, seconds, sleep, startService } = require('../e2e/lib/processes');
 const { OWNER, RestSession } = require('../e2e/lib/rest');
 
 const started = Date.now();
@@ -53,9 +53,19 @@ function portOr(preferred) {
 	});
 }
 
-/** A long-running tool whose output lines are shown with its name in front. */
-function watchWith(name, command, args) {
-	startService(command, args, { cwd: paths.ROOT, env: process.env, onLine: (line) => line.trim() && console.log(`[${name}] ${line}`) });
+/**
+ * A long-running tool whose output lines are shown with its name in front; resolves at its first line matching
+ * `ready` (never, without one).
+ */
+function watchWith(name, command, args, ready) {
+	return new Promise((resolve) => {
+		const onLine = (line) => {
+			if (!line.trim()) return;
+			console.log(`[${name}] ${line}`);
+			if (ready?.test(line)) resolve();
+		};
+		startService(command, args, { cwd: paths.ROOT, env: process.env, onLine });
+	});
 }
 
 /** The repository itself, linked where n8n loads community packages from (replacing an install left there). */
@@ -90,6 +100,28 @@ async function importMissingExamples(session) {
 	return missing.map((workflow) => workflow.name);
 }
 
+/**
+ * Resolves once n8n's hot reload sees changes: it subscribes to the package's files only after it serves, crawling
+ * the whole repository, and an edit made before then would go unnoticed. A file written into .e2e/ (ignored by git,
+ * inside the watched tree) until n8n logs a reload tells when; false after `timeoutMs`.
+ */
+async function hotReloadLive(consoleFile, timeoutMs = 60_000) {
+	const probe = path.join(paths.ROOT, '.e2e', 'dev-reload-probe');
+	const reloads = () => fs.readFileSync(consoleFile, 'utf8').split('Hot reload triggered').length - 1;
+	const before = reloads();
+	const deadline = Date.now() + timeoutMs;
+	try {
+		while (Date.now() < deadline) {
+			fs.writeFileSync(probe, `${Date.now()}\n`);
+			await sleep(500);
+			if (reloads() > before) return true;
+		}
+		return false;
+	} finally {
+		fs.rmSync(probe, { force: true });
+	}
+}
+
 /** Keeps the sandbox's notifications pointed at the first active workflow with a Payment Gateway Trigger. */
 function followTrigger(session, server, sandbox) {
 	const find = async () => {
@@ -116,7 +148,7 @@ async function main() {
 	if (process.env.DEV_RESET === '1') fs.rmSync(USER_FOLDER, { recursive: true, force: true });
 	await ensureN8n({ log });
 	await mustRun('built the package (npm run build)', 'npm', ['run', 'build'], { cwd: paths.ROOT, log });
-	watchWith('tsc', bin('tsc'), ['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput']);
+	const compiled = watchWith('tsc', bin('tsc'), ['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'], /Watching for file changes/);
 	watchWith('gulp', bin('gulp'), ['watch']);
 	log(`linked the repository as ${linkPackage()}`);
 
@@ -127,11 +159,14 @@ async function main() {
 	const port = await portOr(Number(process.env.DEV_N8N_PORT || 5678));
 	const n8n = await createN8n({ userFolder: USER_FOLDER, log, env: { ...N8N_SETTINGS, N8N_PORT: String(port) } });
 	await n8n.importCredentials([{ ...CREDENTIAL, data: sandbox.credentialData({ checkoutPageUrl: 'https://pay.example.com/cpbs/pg' }) }]);
+	// tsc's first compile rewrites dist/: done before n8n loads the package, so that it is not a reload.
+	await compiled;
 	const server = await n8n.start();
 	const session = new RestSession(server.url);
 	await signIn(session);
 	const imported = await importMissingExamples(session);
 	await followTrigger(session, server, sandbox);
+	if (!(await hotReloadLive(server.consoleFile))) log('n8n did not reload on a change within 60 s: changes may need a restart');
 
 	console.log(`
 n8n-nodes-payment-gateway, ready in ${seconds(started)}
