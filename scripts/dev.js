@@ -5,13 +5,14 @@
 // - builds the package, then rebuilds on every change: `tsc --watch`, and `gulp watch` for icons and codex files;
 // - starts the sandbox gateway on 127.0.0.1:8787 (DEV_SANDBOX_PORT; a free port when that one is taken);
 // - starts the real n8n that e2e/ installs (.e2e/n8n) on 127.0.0.1:5678 (DEV_N8N_PORT; a free port when taken), with
-//   its own user folder (~/.n8n-nodes-payment-gateway-dev, or DEV_USER_FOLDER) whose .n8n/nodes/node_modules/n8n-nodes-payment-gateway is a symlink to this
-//   repository, so that the node types are n8n-nodes-payment-gateway.* as users get them, and N8N_DEV_RELOAD=true:
-//   n8n reloads the node when dist/ changes (reload the editor page to see a new description);
+//   its own user folder (~/.n8n-nodes-payment-gateway-dev, or DEV_USER_FOLDER) whose
+//   .n8n/nodes/node_modules/n8n-nodes-payment-gateway is a symlink to this repository, so that the node types are
+//   n8n-nodes-payment-gateway.* as users get them, and N8N_DEV_RELOAD=true: n8n reloads the node when dist/ changes
+//   (reload the editor page to see a new description);
 // - sets up the owner account, stores the credential "Payment Gateway account" for the sandbox, imports the example
 //   workflows that are not there yet, and points the sandbox's notifications at the production URL of the first
 //   active workflow with a Payment Gateway Trigger;
-// - prints the editor's address and the login.
+// - prints the editor's address and the login once n8n's hot reload sees changes.
 //
 // The user folder stays between runs (workflows, executions, the owner); DEV_RESET=1 starts from an empty one.
 
