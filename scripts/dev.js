@@ -5,7 +5,7 @@
 // - builds the package, then rebuilds on every change: `tsc --watch`, and `gulp watch` for icons and codex files;
 // - starts the sandbox gateway on 127.0.0.1:8787 (DEV_SANDBOX_PORT; a free port when that one is taken);
 // - starts the real n8n that e2e/ installs (.e2e/n8n) on 127.0.0.1:5678 (DEV_N8N_PORT; a free port when taken), with
-//   its own user folder (~/.n8n-nodes-payment-gateway-dev, or DEV_USER_FOLDER) whose
+//   its own user folder (~/.n8n-nodes-payment-gateway-dev/<clone>-<hash>, or DEV_USER_FOLDER) whose
 //   .n8n/nodes/node_modules/n8n-nodes-payment-gateway is a symlink to this repository, so that the node types are
 //   n8n-nodes-payment-gateway.* as users get them, and N8N_DEV_RELOAD=true: n8n reloads the node when dist/ changes
 //   (reload the editor page to see a new description);
@@ -16,6 +16,7 @@
 //
 // The user folder stays between runs (workflows, executions, the owner); DEV_RESET=1 starts from an empty one.
 
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -31,8 +32,14 @@ const { OWNER, RestSession } = require('../e2e/lib/rest');
 
 const started = Date.now();
 // Outside the repository: n8n watches the whole linked package (it cannot lazy-load ours) and would reload the node
-// on each line it logs into a user folder inside it.
-const USER_FOLDER = process.env.DEV_USER_FOLDER || path.join(os.homedir(), '.n8n-nodes-payment-gateway-dev');
+// on each line it logs into a user folder inside it. One per clone, so that two clones do not share a database.
+const USER_FOLDER =
+	process.env.DEV_USER_FOLDER ||
+	path.join(
+		os.homedir(),
+		'.n8n-nodes-payment-gateway-dev',
+		`${path.basename(paths.ROOT)}-${crypto.createHash('sha256').update(paths.ROOT).digest('hex').slice(0, 8)}`,
+	);
 const CREDENTIAL = { id: 'pgDevSandboxCred', name: EXAMPLE_CREDENTIAL_NAME, type: 'paymentGatewayApi' };
 const TRIGGER_TYPE = `${PACKAGE_NAME}.paymentGatewayTrigger`;
 const NOTIFICATION_POLL_MS = 3000;
