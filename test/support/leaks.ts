@@ -52,9 +52,9 @@ function stringLeaves(value: unknown, path = '$', seen = new Set<unknown>()): Ar
 export function findLeaks(value: unknown, terms: LeakSearchTerms): string[] {
 	const leaks: string[] = [];
 	const text = JSON.stringify(value) ?? '';
-	for (const secret of [...terms.secrets, ...terms.cards]) {
+	for (const [index, secret] of [...terms.secrets, ...terms.cards].entries()) {
 		if (text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1))) {
-			leaks.push(`contains ${secret.slice(0, 6)}…`);
+			leaks.push(`contains term ${index} (${secret.slice(0, 6)}…)`);
 		}
 	}
 	for (const cvv of terms.cvvs) {
