@@ -1,116 +1,237 @@
 'use strict';
 
-// `npm run bench`: what the node costs over a plain HTTP client, and what Concurrency buys, measured in one run
-// against the sandbox on loopback. Prints ratios; absolute times depend on the machine.
+// `npm run bench`: throughput against concurrency, per-item overhead against a plain signed axios client, memory
+// for 1,000 and 10,000 items, and a stored-card clean-up, from one run. The sandbox gateway runs in its own process.
+// Prints a table, writes bench/results.json and draws docs/bench.svg. See bench/README.md.
+//
+// BENCH_N items per run (1000), BENCH_LATENCY_MS sandbox latency for the throughput and clean-up runs (50),
+// BENCH_ROUNDS rounds of the overhead comparison (6), BENCH_MEMORY_N item counts of the memory runs (1000,10000).
 
-const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
-const axios = require('axios');
 
-const { startSandbox } = require('../sandbox/gateway');
-const { runWorkflow } = require('../test/support/engine');
+const { throughputSvg } = require('./lib/chart');
+const { measureMemory } = require('./lib/memory');
+const { cleanUpCards, paidOrders, statusOfAll, storeCards } = require('./lib/node-runs');
+const { plainClient } = require('./lib/plain-client');
+const { timed } = require('./lib/pool');
+const { printReport } = require('./lib/report');
+const { startSandboxProcess } = require('./lib/sandbox-process');
 
-const dist = path.join(__dirname, '..', 'dist');
-const { PaymentGateway } = require(path.join(dist, 'nodes/PaymentGateway/PaymentGateway.node.js'));
-const { PaymentGatewayApi } = require(path.join(dist, 'credentials/PaymentGatewayApi.credentials.js'));
+const envNumbers = (name, fallback) => (process.env[name] || fallback).split(',').map(Number);
+const [N] = envNumbers('BENCH_N', '1000');
+const [LATENCY_MS] = envNumbers('BENCH_LATENCY_MS', '50');
+const [ROUNDS] = envNumbers('BENCH_ROUNDS', '6');
+const MEMORY_N = envNumbers('BENCH_MEMORY_N', '1000,10000');
+const CONCURRENCY = [1, 2, 5, 10, 20, 50];
+const OVERHEAD_CONCURRENCY = 1;
+const MEMORY_CONCURRENCY = 10;
+const MEMORY_GC_EVERY_MS = 250;
+const CLEANUP = { customers: 200, cardsEach: 5, concurrency: 10 };
 
-const ITEMS = Number(process.env.BENCH_ITEMS || 200);
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS || 10);
+const RESULTS_FILE = path.join(__dirname, 'results.json');
+const CHART_FILE = path.join(__dirname, '..', 'docs', 'bench.svg');
 
-function plainClient(sandbox) {
-	const { clientId, clientSecret } = sandbox.clients.active;
-	const authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-	return async (orderId) => {
-		const apiPath = '/nac/api/v1/pg/orders/check-status';
-		const response = await axios.get(`${sandbox.checkoutBaseUrl}${apiPath}`, {
-			params: { orderId },
-			headers: {
-				Authorization: authorization,
-				'X-Signature': crypto.createHmac('sha256', clientSecret).update(apiPath).digest('hex'),
-				'X-MERCHANT-DOMAIN': 'https://shop.example.com',
-				'X-MERCHANT-BROWSER-FINGERPRINT': 'bench',
-				'X-MERCHANT-USER-AGENT': 'bench',
-				'Accept-Language': 'en-US',
-			},
-		});
-		return response.data;
+const progress = (message) => process.stderr.write(`${message}\n`);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function machine() {
+	const cpus = os.cpus();
+	return {
+		cores: cpus.length,
+		cpuModel: cpus[0]?.model.trim(),
+		totalMemoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+		node: process.version,
+		platform: `${os.type()} ${os.release()} ${os.arch()}`,
+		loadAverageAtStart: os.loadavg().map((load) => Number(load.toFixed(2))),
 	};
 }
 
-async function timed(run) {
-	const start = process.hrtime.bigint();
-	const result = await run();
-	return { ms: Number(process.hrtime.bigint() - start) / 1e6, result };
+/** Every run must have reached the sandbox once per item, and every answer must have been a success. */
+async function expectLog(sandbox, count, what) {
+	const log = await sandbox.takeLog();
+	if (log.count !== count || log.byStatus[200] !== count) {
+		throw new Error(`${what}: the sandbox saw ${log.count} requests (${JSON.stringify(log.byStatus)}), expected ${count} successes`);
+	}
+	return log;
+}
+
+/**
+ * Node and plain clients at 0 ms latency, one at a time, in rounds; each round rotates the order of the three so
+ * that each runs first, second and last equally often, and the medians of the rounds are compared.
+ */
+async function overhead(sandbox, variants, orderIds) {
+	const perItem = Object.fromEntries(variants.map(({ key }) => [key, []]));
+	for (let round = 0; round < ROUNDS; round++) {
+		const order = variants.map((_variant, index) => variants[(index + round) % variants.length]);
+		for (const { key, run } of order) {
+			const { ms } = await timed(() => run(orderIds, OVERHEAD_CONCURRENCY));
+			await expectLog(sandbox, orderIds.length, key);
+			perItem[key].push(ms / orderIds.length);
+		}
+		progress(`  overhead round ${round + 1}/${ROUNDS} done`);
+	}
+	const summary = (key) => ({
+		medianMsPerItem: median(perItem[key]),
+		minMsPerItem: Math.min(...perItem[key]),
+		maxMsPerItem: Math.max(...perItem[key]),
+		roundsMsPerItem: perItem[key],
+	});
+	const result = Object.fromEntries(variants.map(({ key }) => [key, summary(key)]));
+	const node = result.node.medianMsPerItem;
+	return {
+		latencyMs: 0,
+		items: orderIds.length,
+		concurrency: OVERHEAD_CONCURRENCY,
+		rounds: ROUNDS,
+		method: 'rounds of node, plain keep-alive, plain new-connection; the order rotates each round; medians compared',
+		...result,
+		ratioNodeToPlain: node / result.plainKeepAlive.medianMsPerItem,
+		ratioNodeToPlainNewConnection: node / result.plainNewConnection.medianMsPerItem,
+		overheadMsPerItem: node - result.plainKeepAlive.medianMsPerItem,
+	};
+}
+
+/** Items per second of node and plain client at each concurrency; which of the two runs first alternates. */
+async function throughput(sandbox, variants, orderIds) {
+	const rows = [];
+	for (const [level, concurrency] of CONCURRENCY.entries()) {
+		const idealItemsPerSecond = concurrency / (LATENCY_MS / 1000);
+		const row = { concurrency, idealItemsPerSecond };
+		const order = level % 2 === 0 ? variants : [...variants].reverse();
+		for (const { key, run } of order) {
+			const { ms } = await timed(() => run(orderIds, concurrency));
+			await expectLog(sandbox, orderIds.length, `${key} at concurrency ${concurrency}`);
+			const itemsPerSecond = orderIds.length / (ms / 1000);
+			row[key] = { ms, itemsPerSecond, fractionOfIdeal: itemsPerSecond / idealItemsPerSecond };
+		}
+		rows.push(row);
+		progress(`  concurrency ${concurrency}: node ${row.node.itemsPerSecond.toFixed(1)}/s, plain ${row.plain.itemsPerSecond.toFixed(1)}/s`);
+	}
+	return rows;
+}
+
+async function cleanUp(sandbox) {
+	const customerIds = await storeCards(sandbox, CLEANUP.customers, CLEANUP.cardsEach);
+	const cards = CLEANUP.customers * CLEANUP.cardsEach;
+	await sandbox.setLatency(LATENCY_MS);
+	const { ms, result } = await timed(() => cleanUpCards(sandbox, customerIds, CLEANUP.concurrency));
+	await sandbox.setLatency(0);
+	const log = await expectLog(sandbox, CLEANUP.customers + cards, 'clean-up');
+	if (result.listed !== cards || result.deleted !== cards || log.byMethod.DELETE !== cards) {
+		throw new Error(`clean-up: ${result.listed} cards listed and ${result.deleted} deleted, expected ${cards}`);
+	}
+	const idealMs = (Math.ceil(CLEANUP.customers / CLEANUP.concurrency) + Math.ceil(cards / CLEANUP.concurrency)) * LATENCY_MS;
+	return {
+		...CLEANUP,
+		latencyMs: LATENCY_MS,
+		cards,
+		listMs: result.listMs,
+		deleteMs: result.deleteMs,
+		wallMs: ms,
+		itemsPerSecond: (CLEANUP.customers + cards) / (ms / 1000),
+		cardsDeletedPerSecond: cards / (ms / 1000),
+		idealMs,
+	};
+}
+
+/** Each size twice, each time in a fresh process: once left alone (peaks), once with full collections (live heap). */
+async function memory(sandbox, orderIds) {
+	const runs = [];
+	for (const items of MEMORY_N) {
+		const run = await measureMemory(sandbox, orderIds.slice(0, items), MEMORY_CONCURRENCY);
+		const live = await measureMemory(sandbox, orderIds.slice(0, items), MEMORY_CONCURRENCY, MEMORY_GC_EVERY_MS);
+		await expectLog(sandbox, 2 * (items + 20), `memory runs of ${items} items`);
+		runs.push({ ...run, liveHeapPeak: live.peak.heapUsed });
+		progress(`  memory runs of ${items} items done`);
+	}
+	const [small, large] = [runs[0], runs[runs.length - 1]];
+	const extra = large.items - small.items;
+	const difference = (pick) => pick(large) - pick(small);
+	return {
+		concurrency: MEMORY_CONCURRENCY,
+		latencyMs: 0,
+		liveHeapGcEveryMs: MEMORY_GC_EVERY_MS,
+		runs,
+		difference: {
+			items: extra,
+			peakRss: difference((run) => run.peak.rss),
+			peakHeapUsed: difference((run) => run.peak.heapUsed),
+			liveHeapPeak: difference((run) => run.liveHeapPeak),
+			heldAfterRun: difference((run) => run.heldAfterRun),
+			liveBytesPerItem: extra > 0 ? difference((run) => run.liveHeapPeak) / extra : undefined,
+			heldBytesPerItem: extra > 0 ? difference((run) => run.heldAfterRun) / extra : undefined,
+		},
+	};
 }
 
 async function main() {
-	const sandbox = await startSandbox();
-	const credentials = sandbox.credentialData();
-	const run = (parameters, items) =>
-		runWorkflow({ nodeType: PaymentGateway, credentialType: PaymentGatewayApi, credentials, parameters, items });
+	const results = {
+		command: 'npm run bench',
+		date: new Date().toISOString(),
+		machine: machine(),
+		settings: { items: N, latencyMs: LATENCY_MS, sandbox: 'its own process (bench/lib/sandbox-child.js), 127.0.0.1' },
+	};
+	const sandbox = await startSandboxProcess();
+	try {
+		progress(`setting up ${Math.max(N, ...MEMORY_N, 200)} paid orders ...`);
+		const { orderIds: allOrderIds, nodeHeaders } = await paidOrders(sandbox, Math.max(N, ...MEMORY_N, 200));
+		const orderIds = allOrderIds.slice(0, N);
+		const plain = plainClient(sandbox, nodeHeaders);
+		const plainNewConnection = plainClient(sandbox, nodeHeaders, { freshConnection: true });
+		const node = { key: 'node', run: (ids, concurrency) => statusOfAll(sandbox, ids, concurrency) };
+		const plainKeepAlive = { key: 'plainKeepAlive', run: (ids, concurrency) => plain.statusOfAll(ids, concurrency) };
 
-	const customer = { customerName: 'Bench', customerEmail: 'bench@example.com', customerPhone: '91234567' };
-	const orders = await run(
-		{ resource: 'order', operation: 'create', amount: 10, currency: 'USD', ...customer },
-		Array.from({ length: ITEMS }, () => ({})),
-	);
-	const orderIds = orders.items.map((item) => item.json.orderId);
-	// check-status of an order nobody has paid is a failure: pay each one (no authentication, settles at once).
-	const paid = await run(
-		{
-			resource: 'transaction',
-			operation: 'initiate',
-			orderId: '={{ $json.orderId }}',
-			paymentMode: 'card',
-			cardNumber: '4111111111111111',
-			cardExpMonth: '12',
-			cardExpYear: String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0'),
-			cardHolderName: 'Bench',
-			redirectionUrl: 'https://shop.example.com/done',
-			customerAuthentication: 'none',
-		},
-		orderIds.map((orderId) => ({ orderId })),
-	);
-	if (paid.error) throw new Error(`paying the orders failed: ${paid.error.message}`);
-	const statusItems = orderIds.map((orderId) => ({ orderId }));
-	const statusParameters = (concurrency) => ({
-		resource: 'status',
-		operation: 'getByOrderId',
-		orderId: '={{ $json.orderId }}',
-		options: { concurrency },
-	});
+		// Warm-up, not measured; then a check that the plain client sends what the node sends.
+		for (const concurrency of [1, 10]) await node.run(orderIds.slice(0, 200), concurrency);
+		await plain.statusOfAll(orderIds.slice(0, 200), 10);
+		await plainNewConnection.statusOfAll(orderIds.slice(0, 200), 1);
+		await sandbox.takeLog();
+		await node.run(orderIds.slice(0, 1), 1);
+		const nodeRequest = (await sandbox.takeLog()).first.headers;
+		await plain.statusByOrderId(orderIds[0]);
+		results.settings.sameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers);
 
-	// Warm both paths once so that module loading and connection setup are not measured.
-	const fetchStatus = plainClient(sandbox);
-	await fetchStatus(orderIds[0]);
-	await run(statusParameters(1), statusItems.slice(0, 5));
+		progress(`overhead at 0 ms latency, ${ROUNDS} rounds of ${N} items ...`);
+		results.overhead = await overhead(sandbox, [
+			node,
+			plainKeepAlive,
+			{ key: 'plainNewConnection', run: (ids, concurrency) => plainNewConnection.statusOfAll(ids, concurrency) },
+		], orderIds);
 
-	sandbox.setLatency(LATENCY_MS);
-	const plain = await timed(async () => {
-		for (const orderId of orderIds) await fetchStatus(orderId);
-	});
-	const node1 = await timed(() => run(statusParameters(1), statusItems));
-	const node8 = await timed(() => run(statusParameters(8), statusItems));
-	sandbox.setLatency(0);
+		progress(`throughput at ${LATENCY_MS} ms latency ...`);
+		await sandbox.setLatency(LATENCY_MS);
+		results.throughput = await throughput(sandbox, [node, { ...plainKeepAlive, key: 'plain' }], orderIds);
+		await sandbox.setLatency(0);
 
-	global.gc?.();
-	const heapBefore = process.memoryUsage().heapUsed;
-	const big = await run(statusParameters(8), statusItems);
-	const heapAfter = process.memoryUsage().heapUsed;
+		progress('stored-card clean-up ...');
+		results.cleanUp = await cleanUp(sandbox);
 
-	for (const result of [node1.result, node8.result, big]) {
-		if (result.error || result.items.length !== ITEMS) throw new Error('a benchmark run did not return every item');
+		progress('memory ...');
+		results.memory = await memory(sandbox, allOrderIds);
+	} finally {
+		await sandbox.close();
 	}
-	await sandbox.close();
+	results.machine.loadAverageAtEnd = os.loadavg().map((load) => Number(load.toFixed(2)));
 
-	const perItem = (ms) => (ms / ITEMS).toFixed(2);
-	console.log(`${ITEMS} status reads, sandbox latency ${LATENCY_MS} ms, one run:`);
-	console.log(`  plain axios client, sequential     ${plain.ms.toFixed(0)} ms (${perItem(plain.ms)} ms/item)`);
-	console.log(`  node in n8n's engine, concurrency 1 ${node1.ms.toFixed(0)} ms (${perItem(node1.ms)} ms/item)`);
-	console.log(`  node in n8n's engine, concurrency 8 ${node8.ms.toFixed(0)} ms (${perItem(node8.ms)} ms/item)`);
-	console.log(`ratio node (concurrency 1) / plain client: ${(node1.ms / plain.ms).toFixed(2)}`);
-	console.log(`speed-up of concurrency 8 over 1:        ${(node1.ms / node8.ms).toFixed(2)}`);
-	console.log(`heap growth for one ${ITEMS}-item run: ${((heapAfter - heapBefore) / 1024).toFixed(0)} KiB (${global.gc ? 'after gc' : 'run with --expose-gc for a cleaner figure'})`);
+	fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, '\t')}\n`);
+	fs.writeFileSync(CHART_FILE, await throughputSvg(results));
+	printReport(results);
+	console.log(`\nwrote ${path.relative(process.cwd(), RESULTS_FILE)} and ${path.relative(process.cwd(), CHART_FILE)}`);
+}
+
+/**
+ * The headers the sandbox saw from the node and from the plain client must be the same, names and values, the
+ * signature included (same key, same path), apart from `host` and `connection`.
+ */
+function sameHeaders(fromNode, fromPlain) {
+	const comparable = (headers) =>
+		JSON.stringify(Object.entries(headers).filter(([name]) => !['host', 'connection'].includes(name)).sort());
+	if (comparable(fromNode) !== comparable(fromPlain)) {
+		throw new Error(`the plain client's headers differ from the node's:\n${comparable(fromNode)}\n${comparable(fromPlain)}`);
+	}
+	return `same headers, names and values (connection apart: the node's helper sends "${fromNode.connection}")`;
 }
 
 main().catch((error) => {

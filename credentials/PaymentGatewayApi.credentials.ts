@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
@@ -9,6 +8,14 @@ import type {
 } from 'n8n-workflow';
 
 import { signRequest } from '../nodes/PaymentGateway/transport/crypto';
+import { merchantHeaders } from '../nodes/PaymentGateway/transport/headers';
+
+const MERCHANT_HEADER_NAMES = [
+	'x-merchant-domain',
+	'x-merchant-browser-fingerprint',
+	'x-merchant-user-agent',
+	'accept-language',
+];
 
 /** A customer id that no onboarding produces: listing its cards reads nothing and changes nothing. */
 const CREDENTIAL_TEST_PATH = '/customer/n8n-credential-test/digitalCards';
@@ -20,16 +27,13 @@ function testRule(key: string, value: unknown, message: string) {
 	return { type: 'responseSuccessBody' as const, properties: { key, value, message } };
 }
 
-const DEFAULT_USER_AGENT = 'n8n-nodes-payment-gateway (server-side workflow)';
-
-function headerValue(headers: IDataObject, name: string): unknown {
-	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-	return key === undefined ? undefined : headers[key];
-}
-
-function setDefaultHeader(headers: IDataObject, name: string, value: string | undefined) {
-	const current = headerValue(headers, name);
-	if ((current === undefined || current === '') && value) headers[name] = value;
+/** The header names a request already carries with a value, lower-cased. */
+function headersGiven(headers: IDataObject): Set<string> {
+	return new Set(
+		Object.entries(headers)
+			.filter(([, value]) => value !== undefined && value !== '')
+			.map(([name]) => name.toLowerCase()),
+	);
 }
 
 function text(value: unknown): string {
@@ -162,7 +166,6 @@ export class PaymentGatewayApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		const clientId = text(credentials.clientId);
 		const clientSecret = text(credentials.clientSecret);
-		const merchantDomain = text(credentials.merchantDomain);
 
 		let payload = '';
 		const method = (requestOptions.method ?? 'GET').toUpperCase();
@@ -174,17 +177,14 @@ export class PaymentGatewayApi implements ICredentialType {
 		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
 		headers.Authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
 		headers['X-Signature'] = signRequest(clientSecret, apiPathOf(requestOptions.url), payload);
-		setDefaultHeader(headers, 'X-MERCHANT-DOMAIN', merchantDomain);
-		setDefaultHeader(headers, 'X-MERCHANT-IP', text(credentials.merchantIp));
-		setDefaultHeader(
-			headers,
-			'X-MERCHANT-BROWSER-FINGERPRINT',
-			text(credentials.browserFingerprint) ||
-				createHash('sha256').update(`server:${merchantDomain}`).digest('hex'),
-		);
-		setDefaultHeader(headers, 'X-MERCHANT-USER-AGENT', text(credentials.userAgent) || DEFAULT_USER_AGENT);
-		setDefaultHeader(headers, 'Accept-Language', text(credentials.acceptLanguage) || 'en-US');
-		if (payload) setDefaultHeader(headers, 'Content-Type', 'application/json');
+		// The node's transport sends these already (computed once per execution); other requests get them here.
+		const given = headersGiven(headers);
+		if (!MERCHANT_HEADER_NAMES.every((name) => given.has(name))) {
+			for (const [name, value] of Object.entries(merchantHeaders(credentials))) {
+				if (!given.has(name.toLowerCase())) headers[name] = value;
+			}
+		}
+		if (payload && !given.has('content-type')) headers['Content-Type'] = 'application/json';
 
 		const signed: IHttpRequestOptions = { ...requestOptions, headers };
 		if (payload) signed.body = payload;

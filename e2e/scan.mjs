@@ -7,41 +7,35 @@
 //
 //   1. installs the scanner pinned by e2e/scanner/package-lock.json into
 //      .e2e/scanner/ (skipped when already installed from the same lockfile);
-//   2. builds the package (`npm run build`; SCAN_SKIP_BUILD=1 skips it);
-//   3. scans the source tree with the scanner's SOURCE_FILE_PATTERNS;
-//   4. packs the package (`npm pack`), checks that the tarball holds only
-//      dist/, package.json, README and LICENSE, and scans the extracted
-//      tarball with ['**/*.js', 'package.json'], as the scan does;
-//   5. prints every error and warning; exits non-zero on any error.
+//   2. scans the source tree with the scanner's SOURCE_FILE_PATTERNS;
+//   3. builds and packs the package as the end-to-end checks do
+//      (e2e/lib/package.js; SCAN_SKIP_BUILD=1 skips the build), checks that
+//      the tarball holds only dist/, package.json, README and LICENSE, and
+//      scans the extracted tarball with ['**/*.js', 'package.json'], as the
+//      scan does;
+//   4. prints every error and warning; exits non-zero on any error.
 
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const { buildAndPack, paths } = require('./lib/package');
+const { mustRun, runCheck, seconds } = require('./lib/processes');
+
+const ROOT = paths.ROOT;
 const SRC = path.join(ROOT, 'e2e', 'scanner');
 const DEST = path.join(ROOT, '.e2e', 'scanner');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 const started = Date.now();
-const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 const log = (message) => console.log(`scan: ${message}`);
-
-function run(what, command, args, cwd = ROOT) {
-	const since = Date.now();
-	const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-	if (result.status !== 0) {
-		throw new Error(`${what} failed (exit ${result.status})\n${`${result.stdout}${result.stderr}`.trim()}`);
-	}
-	log(`${what} (${seconds(since)})`);
-	return result.stdout;
-}
+const run = (what, command, args, cwd = ROOT) => mustRun(what, command, args, { cwd, log });
 
 /** 1. The scanner, as pinned; `--ignore-scripts` because its package-manager guard runs at install. */
-function installScanner() {
+async function installScanner() {
 	const files = ['package.json', 'package-lock.json'];
 	const sum = createHash('sha256')
 		.update(files.map((file) => fs.readFileSync(path.join(SRC, file))).join('\0'))
@@ -55,7 +49,7 @@ function installScanner() {
 	fs.mkdirSync(DEST, { recursive: true });
 	fs.rmSync(stamp, { force: true });
 	for (const file of files) fs.copyFileSync(path.join(SRC, file), path.join(DEST, file));
-	run('installed @n8n/scan-community-package in .e2e/scanner', 'npm', [
+	await run('installed @n8n/scan-community-package in .e2e/scanner', 'npm', [
 		'install',
 		'--ignore-scripts',
 		'--no-audit',
@@ -140,9 +134,8 @@ function checkTarballFiles(files) {
 }
 
 async function main() {
-	installScanner();
+	await installScanner();
 	checkParserTypeScript();
-	if (process.env.SCAN_SKIP_BUILD !== '1') run('built the package (npm run build)', 'npm', ['run', 'build']);
 
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-scan-'));
 	// The scanner makes a temporary folder when loaded: keep it inside ours.
@@ -154,12 +147,11 @@ async function main() {
 		const results = [];
 		results.push(await scan(scanner, 'source (package.json, nodes/, credentials/)', ROOT, scanner.SOURCE_FILE_PATTERNS));
 
-		const packed = JSON.parse(run('packed the package (npm pack)', 'npm', ['pack', '--json', '--pack-destination', work]));
-		const [{ filename, files }] = packed;
+		const { tarball, filename, files } = await buildAndPack(work, { build: process.env.SCAN_SKIP_BUILD !== '1', log });
 		const extracted = path.join(work, 'package');
 		fs.mkdirSync(extracted);
-		run(`extracted ${filename}`, 'tar', ['-xzf', path.join(work, filename), '-C', extracted, '--strip-components=1']);
-		results.push(checkTarballFiles(files.map((file) => file.path)));
+		await run(`extracted ${filename}`, 'tar', ['-xzf', tarball, '-C', extracted, '--strip-components=1']);
+		results.push(checkTarballFiles(files));
 		results.push(await scan(scanner, `tarball ${filename} (${TARBALL_PATTERNS.join(', ')})`, extracted, TARBALL_PATTERNS));
 
 		const failed = results.filter((ok) => !ok).length;
@@ -170,10 +162,4 @@ async function main() {
 	}
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error) => {
-		console.error(`\nscan: ERROR ${error.message}`);
-		process.exit(1);
-	},
-);
+runCheck(main, { onError: (error) => console.error(`\nscan: ERROR ${error.message}`) });

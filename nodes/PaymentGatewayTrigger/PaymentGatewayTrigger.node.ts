@@ -28,6 +28,19 @@ async function confirmed(ctx: IWebhookFunctions, notification: Notification, tim
 	try {
 		const gateway = await openGateway(ctx);
 		const record = await fetchOrderStatus(gateway, notification.orderId, { itemIndex: 0, timeout });
+		// check-status tells the order's latest payment: another payment's status says nothing about this one.
+		if (String(record.paymentId ?? '').trim() !== notification.paymentId) {
+			return {
+				...notification,
+				notifiedStatus,
+				statusVerified: false,
+				recheckError: {
+					message: "The gateway's latest payment of this order is another one: this payment's status is not confirmed",
+					resCode: null,
+					description: 'Check the payment with Status → Get by Payment ID before acting on this notification.',
+				},
+			};
+		}
 		return {
 			...notification,
 			status: record.status,

@@ -30,11 +30,12 @@ function trimmed(value: unknown): unknown {
 	return value;
 }
 
+/** The request's own bytes decide when n8n kept them: a form or other non-JSON body is not a notification. */
 function jsonOf(body: unknown, rawBody: unknown): unknown {
-	if (isObject(body) && Object.keys(body).length > 0) return body;
 	const raw = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : typeof body === 'string' ? body : '';
+	if (!raw.trim()) return body;
 	try {
-		return raw ? (JSON.parse(raw) as unknown) : body;
+		return JSON.parse(raw) as unknown;
 	} catch {
 		return undefined;
 	}
@@ -62,12 +63,16 @@ export function readNotification(body: unknown, rawBody: unknown): Notification 
 const SUCCEEDED = /^(success|succeeded|successful|completed|paid|captured)$/i;
 const FAILED = /^(failure|failed|declined|cancell?ed|rejected|expired)$/i;
 
-/** What a notification reports, from its event type when it names a refund, otherwise from the status. */
+/**
+ * What a notification reports. A refund is told by its event type, its refundId or its own claimed status; a payment
+ * by its confirmed status, so that a late notification of a payment refunded since is neither a success nor a refund.
+ */
 export function outcomeOf(notification: IDataObject): Outcome {
 	const event = typeof notification.eventType === 'string' ? notification.eventType.toUpperCase() : '';
 	const status = typeof notification.status === 'string' ? notification.status : '';
+	const claimed = typeof notification.notifiedStatus === 'string' ? notification.notifiedStatus : status;
 	const refundId = notification.refundId;
-	if (event.startsWith('REFUND') || (typeof refundId === 'string' && refundId !== '') || /refund/i.test(status)) {
+	if (event.startsWith('REFUND') || (typeof refundId === 'string' && refundId !== '') || /refund/i.test(claimed)) {
 		return event === 'REFUND_FAILED' ? 'other' : 'refunded';
 	}
 	if (SUCCEEDED.test(status)) return 'succeeded';

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../support/fixtures';
 import { createOrder, initiateParameters, orderParameters, runNode, startSandbox } from '../support/fixtures';
@@ -133,7 +133,7 @@ describe('amounts follow the currency', () => {
 });
 
 describe('the hosted checkout link', () => {
-	const checkout = (credentials: IDataObject, redirectUrl?: string) =>
+	const checkout = (credentials: ICredentialDataDecryptedObject, redirectUrl?: string) =>
 		runNode(
 			sandbox,
 			orderParameters({

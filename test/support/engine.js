@@ -508,12 +508,102 @@ function buildAdditionalData({ credentialsHelper, hooks, executionId }) {
 
 let executionCounter = 0;
 
+/** Registers a node type under the name n8n gives a community node: `<package>.<description.name>`. */
+function registerNodeType(nodeTypes, nodeTypeInput, packageName = defaultPackageName()) {
+	const nodeType = prepareNodeType(instantiate(nodeTypeInput));
+	const fullTypeName = `${packageName}.${nodeType.description.name}`;
+	nodeTypes.register(fullTypeName, nodeType);
+	return { nodeType, fullTypeName };
+}
+
+/**
+ * Registers the credential types of a run with the helper, stores their data, and returns the node's
+ * `credentials` references (the first type under the harness's credential id, the others by type name).
+ */
+function setUpCredentials(credentialsHelper, options) {
+	const { credentialType, credentials, extraCredentialTypes = [], credentialsByType } = options;
+	const nodeCredentials = {};
+	const credentialTypes = [credentialType, ...extraCredentialTypes].filter(Boolean);
+	for (const [index, typeInput] of credentialTypes.entries()) {
+		const type = instantiate(typeInput);
+		credentialsHelper.registerType(type);
+		if (index === 0) {
+			credentialsHelper.setData(type.name, credentials ?? {});
+			nodeCredentials[type.name] = { id: CREDENTIAL_ID, name: CREDENTIAL_NAME };
+		}
+	}
+	if (credentialsByType) {
+		for (const [typeName, data] of Object.entries(credentialsByType)) {
+			credentialsHelper.setData(typeName, data);
+			nodeCredentials[typeName] = { id: `${CREDENTIAL_ID}-${typeName}`, name: typeName };
+		}
+	}
+	return nodeCredentials;
+}
+
+/**
+ * Runs a workflow from the given execution data through WorkflowExecute, with lifecycle hooks like n8n's,
+ * and resolves once the engine says the execution is over. `run` is undefined when the engine refused to
+ * start (WorkflowHasIssuesError, returned as `refused`).
+ */
+async function executeWorkflow({ workflow, mode, credentialsHelper, runExecutionData }) {
+	const executionId = String(++executionCounter);
+	const hooks = new core.ExecutionLifecycleHooks(mode, executionId, {
+		id: workflow.id,
+		name: workflow.name,
+		active: false,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes: Object.values(workflow.nodes),
+		connections: workflow.connectionsBySourceNode,
+		settings: workflow.settings,
+		activeVersionId: null,
+	});
+	const nodeExecutionOrder = [];
+	hooks.addHandler('nodeExecuteAfter', (name) => {
+		nodeExecutionOrder.push(name);
+	});
+	let workflowFinished;
+	const finished = new Promise((resolve) => {
+		workflowFinished = resolve;
+	});
+	hooks.addHandler('workflowExecuteAfter', (fullRunData) => workflowFinished(fullRunData));
+
+	const additionalData = buildAdditionalData({ credentialsHelper, hooks, executionId });
+	const workflowExecute = new core.WorkflowExecute(additionalData, mode, runExecutionData);
+	let run;
+	try {
+		run = await workflowExecute.processRunExecutionData(workflow);
+	} catch (error) {
+		// Before running, the engine checks the parameters against the node description
+		// (required parameters, ...) and refuses to start, as the n8n editor does.
+		if (error && error.name === 'WorkflowHasIssuesError') {
+			return { executionId, run: undefined, nodeExecutionOrder, refused: error };
+		}
+		throw error;
+	}
+	await finished;
+	return { executionId, run, nodeExecutionOrder };
+}
+
+/** Outputs and error of one node in a finished run, as the tests look at them. */
+function nodeResult(run, nodeName) {
+	const runData = run.data.resultData.runData;
+	const task = runData[nodeName] && runData[nodeName][0];
+	const outputs = (task && task.data && task.data.main) || [];
+	// WorkflowExecute records the node's error on its task as a plain copy of the thrown
+	// NodeApiError / NodeOperationError (name, message, description, httpCode, context, ...).
+	const error = (task && task.error) || run.data.resultData.error;
+	const result = { items: outputs[0] || [], outputs, runData, status: run.status };
+	if (error !== undefined) result.error = error;
+	return result;
+}
+
 async function runWorkflow(options) {
 	ensureSetup();
 	const {
 		nodeType: nodeTypeInput,
-		credentialType: credentialTypeInput,
-		credentials,
 		parameters = {},
 		items = [{}],
 		continueOnFail = false,
@@ -521,13 +611,13 @@ async function runWorkflow(options) {
 		nodeName: nodeNameOption,
 		typeVersion: typeVersionOption,
 		packageName = defaultPackageName(),
-		extraCredentialTypes = [],
 		mode = 'manual',
 		workflowSettings = {},
 	} = options;
 
-	const nodeType = prepareNodeType(instantiate(nodeTypeInput));
-	const fullTypeName = `${packageName}.${nodeType.description.name}`;
+	const nodeTypes = new HarnessNodeTypes();
+	nodeTypes.register(INPUT_NODE_TYPE, new HarnessInput());
+	const { nodeType, fullTypeName } = registerNodeType(nodeTypes, nodeTypeInput, packageName);
 	const typeVersion = typeVersionOption ?? latestVersion(nodeType);
 	const versionDescription = NodeHelpers.getVersionedNodeType(nodeType, typeVersion).description;
 	const nodeName =
@@ -535,27 +625,8 @@ async function runWorkflow(options) {
 		(versionDescription.defaults && versionDescription.defaults.name) ??
 		versionDescription.displayName;
 
-	const nodeTypes = new HarnessNodeTypes();
-	nodeTypes.register(INPUT_NODE_TYPE, new HarnessInput());
-	nodeTypes.register(fullTypeName, nodeType);
-
 	const credentialsHelper = new HarnessCredentialsHelper(nodeTypes);
-	const nodeCredentials = {};
-	const credentialTypes = [credentialTypeInput, ...extraCredentialTypes].filter(Boolean);
-	for (const [index, typeInput] of credentialTypes.entries()) {
-		const credentialType = instantiate(typeInput);
-		credentialsHelper.registerType(credentialType);
-		if (index === 0) {
-			credentialsHelper.setData(credentialType.name, credentials ?? {});
-			nodeCredentials[credentialType.name] = { id: CREDENTIAL_ID, name: CREDENTIAL_NAME };
-		}
-	}
-	if (options.credentialsByType) {
-		for (const [typeName, data] of Object.entries(options.credentialsByType)) {
-			credentialsHelper.setData(typeName, data);
-			nodeCredentials[typeName] = { id: `${CREDENTIAL_ID}-${typeName}`, name: typeName };
-		}
-	}
+	const nodeCredentials = setUpCredentials(credentialsHelper, options);
 
 	const nodeUnderTest = {
 		id: 'node-under-test',
@@ -581,42 +652,15 @@ async function runWorkflow(options) {
 	const connections = {
 		[INPUT_NODE_NAME]: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
 	};
-	const settings = { executionOrder: 'v1', ...workflowSettings };
-	const workflowId = 'harness-workflow';
 	const workflow = new Workflow({
-		id: workflowId,
+		id: 'harness-workflow',
 		name: 'Harness workflow',
 		nodes: [inputNode, nodeUnderTest],
 		connections,
 		active: false,
 		nodeTypes,
-		settings,
+		settings: { executionOrder: 'v1', ...workflowSettings },
 	});
-
-	const executionId = String(++executionCounter);
-	const hooks = new core.ExecutionLifecycleHooks(mode, executionId, {
-		id: workflowId,
-		name: workflow.name,
-		active: false,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		nodes: Object.values(workflow.nodes),
-		connections,
-		settings,
-		activeVersionId: null,
-	});
-	const nodeExecutionOrder = [];
-	hooks.addHandler('nodeExecuteAfter', (name) => {
-		nodeExecutionOrder.push(name);
-	});
-	let workflowFinished;
-	const finished = new Promise((resolve) => {
-		workflowFinished = resolve;
-	});
-	hooks.addHandler('workflowExecuteAfter', (fullRunData) => workflowFinished(fullRunData));
-
-	const additionalData = buildAdditionalData({ credentialsHelper, hooks, executionId });
 
 	const runExecutionData = createRunExecutionData({
 		executionData: {
@@ -630,47 +674,25 @@ async function runWorkflow(options) {
 		},
 	});
 
-	const workflowExecute = new core.WorkflowExecute(additionalData, mode, runExecutionData);
-	let run;
-	try {
-		run = await workflowExecute.processRunExecutionData(workflow);
-	} catch (error) {
-		// Before running, the engine checks the parameters against the node description
-		// (required parameters, ...) and refuses to start, as the n8n editor does.
-		if (error && error.name === 'WorkflowHasIssuesError') {
-			return {
-				items: [],
-				outputs: [],
-				runData: {},
-				status: 'error',
-				run: undefined,
-				nodeExecutionOrder,
-				credentialUpdates: credentialsHelper.updates,
-				error,
-			};
-		}
-		throw error;
+	const { run, nodeExecutionOrder, refused } = await executeWorkflow({
+		workflow,
+		mode,
+		credentialsHelper,
+		runExecutionData,
+	});
+	const credentialUpdates = credentialsHelper.updates;
+	if (refused) {
+		const result = { items: [], outputs: [], runData: {}, status: 'error', run: undefined };
+		return { ...result, nodeExecutionOrder, credentialUpdates, error: refused };
 	}
-	await finished;
-
-	const runData = run.data.resultData.runData;
-	const task = runData[nodeName] && runData[nodeName][0];
-	const outputs = (task && task.data && task.data.main) || [];
-	// WorkflowExecute records the node's error on its task as a plain copy of the thrown
-	// NodeApiError / NodeOperationError (name, message, description, httpCode, context, ...).
-	const error = (task && task.error) || run.data.resultData.error;
-
-	const result = {
-		items: outputs[0] || [],
-		outputs,
-		runData,
-		status: run.status,
+	const { error, ...result } = nodeResult(run, nodeName);
+	return {
+		...result,
 		run,
 		nodeExecutionOrder,
-		credentialUpdates: credentialsHelper.updates,
+		credentialUpdates,
+		...(error !== undefined ? { error } : {}),
 	};
-	if (error !== undefined) result.error = error;
-	return result;
 }
 
 // ---------------------------------------------------------------------------
@@ -802,4 +824,21 @@ async function testCredential(credentialTypeInput, credentialsData, options = {}
 	return { status: 'OK', message: 'Connection successful!' };
 }
 
-module.exports = { runWorkflow, testCredential, ensureSetup };
+module.exports = {
+	runWorkflow,
+	testCredential,
+	ensureSetup,
+	// The pieces runWorkflow is made of, for harnesses that start workflows another way (webhook.js).
+	internals: {
+		HarnessNodeTypes,
+		HarnessCredentialsHelper,
+		buildAdditionalData,
+		registerNodeType,
+		setUpCredentials,
+		executeWorkflow,
+		nodeResult,
+		latestVersion,
+		clone,
+		requireFromCore,
+	},
+};

@@ -2,13 +2,13 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
-import type { Sandbox } from '../../sandbox/gateway';
+import type { Sandbox, StatusRecord } from '../../sandbox/gateway';
 import { startSandbox } from '../../sandbox/gateway';
 import type { RunWorkflowOptions, RunWorkflowResult } from './engine';
 import { runWorkflow } from './engine';
 
 export { startSandbox };
-export type { Sandbox };
+export type { Sandbox, StatusRecord };
 
 /** The credential as a user would fill it in for the sandbox. */
 export function sandboxCredentials(
@@ -77,4 +77,24 @@ export async function createOrder(sandbox: Sandbox, overrides: IDataObject = {})
 	const result = await runNode(sandbox, orderParameters(overrides));
 	if (result.error) throw new Error(`order creation failed: ${result.error.message}`);
 	return result.items[0].json.orderId as string;
+}
+
+/** Starts a card payment for the order through the node; returns its paymentId. */
+export async function initiatePayment(sandbox: Sandbox, orderId: string, overrides: IDataObject = {}): Promise<string> {
+	const result = await runNode(sandbox, initiateParameters(orderId, overrides));
+	if (result.error) throw new Error(`initiate failed: ${result.error.message}`);
+	return result.items[0].json.paymentId as string;
+}
+
+/**
+ * An order paid by card through the node, its authentication finished with the control API: the status record
+ * the gateway then gives (and notifies), `signature` included.
+ */
+export async function settledPayment(
+	sandbox: Sandbox,
+	result: 'success' | 'failure',
+	initiateOverrides: IDataObject = {},
+): Promise<StatusRecord> {
+	const orderId = await createOrder(sandbox);
+	return sandbox.completeAuthentication(await initiatePayment(sandbox, orderId, initiateOverrides), result);
 }

@@ -1,12 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
 import { encryptCardDetails, isValidCardEncryptionKey, signRequest } from '../../nodes/PaymentGateway/transport/crypto';
-
-/** openssl is the independent implementation both primitives are checked against. */
-function openssl(args: string[], input: string | Buffer): string {
-	return execFileSync('openssl', args, { input }).toString('utf8');
-}
+import { openssl, opensslHmacHex } from '../support/openssl';
 
 describe('signRequest agrees with openssl', () => {
 	const cases: Array<[string, string, string]> = [
@@ -17,7 +12,7 @@ describe('signRequest agrees with openssl', () => {
 	];
 
 	it.each(cases)('secret %p over %p', (secret, apiPath, payload) => {
-		const expected = openssl(['dgst', '-sha256', '-hmac', secret], apiPath + payload).trim().split(/\s+/).pop();
+		const expected = opensslHmacHex(secret, apiPath + payload);
 		expect(signRequest(secret, apiPath, payload)).toBe(expected);
 		expect(signRequest(secret, apiPath, payload)).toMatch(/^[0-9a-f]{64}$/);
 	});

@@ -11,6 +11,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { InvalidCredential } from '../validation';
 import { isValidCardEncryptionKey } from './crypto';
+import { merchantHeaders } from './headers';
 import type { Endpoint } from './errors';
 import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage } from './errors';
 import { parseAnswer, readAnswer, UnreadableAnswer } from './answer';
@@ -198,6 +199,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 			data: credentials,
 		},
 	};
+	const defaultHeaders = merchantHeaders(credentials);
 	let bases: { short: string; long: string } | undefined;
 	let cardKey: Buffer | undefined;
 
@@ -239,7 +241,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 			method: call.method,
 			baseURL: call.family === 'long' ? base.long : base.short,
 			url: call.path,
-			headers: { Accept: 'application/json', ...(settings.headers ?? {}) },
+			headers: { Accept: 'application/json', ...defaultHeaders, ...(settings.headers ?? {}) },
 			timeout,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,

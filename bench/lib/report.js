@@ -1,0 +1,89 @@
+'use strict';
+
+// The table `npm run bench` prints, from the results it writes to bench/results.json.
+
+const ms = (value, digits = 2) => value.toFixed(digits);
+const percent = (fraction) => `${(100 * fraction).toFixed(0)} %`;
+const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const pad = (text, width) => String(text).padStart(width);
+
+function printMachine({ machine, settings }) {
+	console.log(`Machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.totalMemoryGiB} GiB, Node ${machine.node}, ${machine.platform}`);
+	console.log(`Load average at start ${machine.loadAverageAtStart.join(' ')}, at end ${machine.loadAverageAtEnd.join(' ')}`);
+	console.log(`Sandbox gateway: ${settings.sandbox}. Plain client check: ${settings.sameHeaders}.`);
+}
+
+function printOverhead(overhead) {
+	console.log(
+		`\nPer-item time at 0 ms latency, concurrency ${overhead.concurrency}, ${overhead.items} items, ${overhead.rounds} rounds` +
+			` (order rotated each round); median [min-max] ms per item`,
+	);
+	const row = (label, { medianMsPerItem, minMsPerItem, maxMsPerItem }) =>
+		console.log(`  ${label.padEnd(52)} ${ms(medianMsPerItem, 3)} [${ms(minMsPerItem, 3)}-${ms(maxMsPerItem, 3)}]`);
+	row("node in n8n's engine", overhead.node);
+	row('plain signed axios, keep-alive', overhead.plainKeepAlive);
+	row('plain signed axios, a new connection per request', overhead.plainNewConnection);
+	console.log(
+		`  overhead ratio node / plain ${overhead.ratioNodeToPlain.toFixed(2)}x` +
+			` (node / plain with new connections ${overhead.ratioNodeToPlainNewConnection.toFixed(2)}x);` +
+			` the node adds ${ms(overhead.overheadMsPerItem, 3)} ms per item`,
+	);
+}
+
+function printThroughput(rows, { latencyMs, items }) {
+	console.log(`\nThroughput at ${latencyMs} ms latency, ${items} items per run (ideal = concurrency / latency)`);
+	console.log('  concurrency   ideal/s    node/s  of ideal   plain/s  of ideal  node/plain');
+	for (const row of rows) {
+		console.log(
+			`  ${pad(row.concurrency, 11)} ${pad(row.idealItemsPerSecond.toFixed(0), 9)} ${pad(row.node.itemsPerSecond.toFixed(1), 9)}` +
+				` ${pad(percent(row.node.fractionOfIdeal), 9)} ${pad(row.plain.itemsPerSecond.toFixed(1), 9)}` +
+				` ${pad(percent(row.plain.fractionOfIdeal), 9)} ${pad((row.node.itemsPerSecond / row.plain.itemsPerSecond).toFixed(2), 11)}`,
+		);
+	}
+	const [first] = rows;
+	const speedUps = rows.slice(1).map((row) => `${row.concurrency}: ${(row.node.itemsPerSecond / first.node.itemsPerSecond).toFixed(1)}x`);
+	console.log(`  node speed-up over concurrency ${first.concurrency}: ${speedUps.join(', ')}`);
+}
+
+function printCleanUp(cleanUp) {
+	console.log(
+		`\nStored-card clean-up through the engine: ${cleanUp.customers} customers x ${cleanUp.cardsEach} cards,` +
+			` concurrency ${cleanUp.concurrency}, ${cleanUp.latencyMs} ms latency`,
+	);
+	console.log(`  Get Many (${cleanUp.customers} items) ${ms(cleanUp.listMs, 0)} ms, Delete (${cleanUp.cards} items) ${ms(cleanUp.deleteMs, 0)} ms`);
+	console.log(
+		`  wall ${ms(cleanUp.wallMs / 1000)} s (ideal ${ms(cleanUp.idealMs / 1000)} s): ${cleanUp.itemsPerSecond.toFixed(1)} items/s,` +
+			` ${cleanUp.cardsDeletedPerSecond.toFixed(1)} cards deleted/s`,
+	);
+}
+
+function printMemory(memory) {
+	console.log(`\nMemory: Status → Get by Order ID at concurrency ${memory.concurrency}, 0 ms latency, each size in its own process`);
+	console.log('     items  baseline RSS  peak RSS  max RSS (kernel)  baseline heap  peak heap  live heap peak  held after run');
+	for (const run of memory.runs) {
+		console.log(
+			`  ${pad(run.items, 8)} ${pad(mib(run.baseline.rss), 13)} ${pad(mib(run.peak.rss), 9)} ${pad(mib(run.maxRss), 17)}` +
+				` ${pad(mib(run.baseline.heapUsed), 14)} ${pad(mib(run.peak.heapUsed), 10)} ${pad(mib(run.liveHeapPeak), 15)}` +
+				` ${pad(mib(run.heldAfterRun), 15)}`,
+		);
+	}
+	const { difference } = memory;
+	if (difference.items > 0) {
+		console.log(
+			`  difference for ${difference.items} more items: peak RSS ${mib(difference.peakRss)}, peak heap ${mib(difference.peakHeapUsed)},` +
+				` live heap peak ${mib(difference.liveHeapPeak)} (${difference.liveBytesPerItem.toFixed(0)} bytes per item),` +
+				` held after the run ${mib(difference.heldAfterRun)} (${difference.heldBytesPerItem.toFixed(0)} bytes per item)`,
+		);
+	}
+	console.log(`  live heap peak: a separate run of the same size with a full collection every ${memory.liveHeapGcEveryMs} ms before each sample`);
+}
+
+function printReport(results) {
+	printMachine(results);
+	printOverhead(results.overhead);
+	printThroughput(results.throughput, results.settings);
+	printCleanUp(results.cleanUp);
+	printMemory(results.memory);
+}
+
+module.exports = { printReport };

@@ -1,0 +1,192 @@
+// Driving n8n 2.41's editor: finding parameters, adding a node, choosing options, the credential dialog.
+// No checks here: these helpers answer what the page shows, the editor check judges it.
+
+/** Whether any element of the locator is visible. */
+export async function isShown(locator) {
+	const count = await locator.count();
+	for (let index = 0; index < count; index++) {
+		if (await locator.nth(index).isVisible()) return true;
+	}
+	return false;
+}
+
+/** Resolves true once the locator is visible within `timeout`, false otherwise. */
+export const appears = (locator, timeout = 15_000) =>
+	locator
+		.waitFor({ state: 'visible', timeout })
+		.then(() => true)
+		.catch(() => false);
+
+const parameterInput = (scope, name) => scope.getByTestId(`parameter-input-${name}`);
+
+/**
+ * Whether a parameter is shown: its input (data-test-id="parameter-input-<name>") and its label are visible.
+ * Waits up to 5 s for the expected state first: inputs take a moment to render after a display option changed.
+ */
+export async function parameterState(scope, name, label, { expectShown }) {
+	await parameterInput(scope, name)
+		.first()
+		.waitFor({ state: expectShown ? 'visible' : 'hidden', timeout: 5_000 })
+		.catch(() => {});
+	// Required fields carry a trailing "*" in the label.
+	const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	const labelText = scope.getByText(new RegExp(`^\\s*${escaped}\\s*\\*?\\s*$`));
+	return { input: await isShown(parameterInput(scope, name)), label: await isShown(labelText) };
+}
+
+/** The type attribute of a parameter's input ("password" when masked). */
+export function inputType(scope, name) {
+	return parameterInput(scope, name).locator('input').first().getAttribute('type').catch(() => null);
+}
+
+/** The option an options parameter shows as chosen. */
+export async function selectedOptionText(scope, name) {
+	const input = parameterInput(scope, name).locator('input').first();
+	if ((await input.count()) === 0) return '';
+	return (await input.inputValue().catch(() => '')) || (await input.getAttribute('placeholder')) || '';
+}
+
+/** Opens an options parameter's list and chooses the option showing `text`. */
+export async function chooseOption(page, scope, name, text) {
+	await parameterInput(scope, name).click();
+	await page.getByRole('option').filter({ hasText: text, visible: true }).first().click();
+}
+
+/** Opens an options parameter's list and returns the headlines of its options (the list stays open). */
+export async function offeredOptions(page, scope, name) {
+	await parameterInput(scope, name).click();
+	const options = page.getByRole('option').filter({ visible: true });
+	await options.first().waitFor({ state: 'visible' });
+	const offered = [];
+	for (const option of await options.all()) {
+		const headline = await option.locator('.option-headline').first().textContent().catch(() => null);
+		offered.push((headline ?? (await option.textContent()) ?? '').trim());
+	}
+	return { offered, options };
+}
+
+/** Opens a new workflow; resolves with the URL it ended on (the sign-in page when not logged in). */
+export async function openNewWorkflow(page) {
+	await page.goto('/workflow/new');
+	await page.getByTestId('node-creator-plus-button').waitFor({ state: 'visible', timeout: 60_000 });
+	// Closes pop-ups the editor may show on a first visit so that they do not cover the canvas.
+	await page.keyboard.press('Escape').catch(() => {});
+	return page.url();
+}
+
+/**
+ * Node creator: searches `nodeName`, picks the node, then the action. Resolves with
+ * { nodeFound, actionFound, ndv (the parameter panel, when it opened) }.
+ */
+export async function addNodeAction(page, nodeName, actionName) {
+	await page.getByTestId('node-creator-plus-button').click();
+	const creator = page.getByTestId('node-creator');
+	await creator.waitFor({ state: 'visible' });
+	await creator.getByTestId('node-creator-search-bar').fill(nodeName);
+	const nodeItem = creator.getByTestId('item-iterator-item').filter({ hasText: nodeName }).first();
+	if (!(await appears(nodeItem))) return { nodeFound: false };
+	await nodeItem.click();
+	const actionItem = creator.getByTestId('item-iterator-item').filter({ hasText: actionName }).first();
+	// A package with a trigger too: on an empty canvas n8n lists its triggers and folds the "Actions (n)" category.
+	const actions = creator.getByTestId('node-creator-category-item').filter({ hasText: /^\s*Actions\b/ }).first();
+	if (!(await appears(actionItem, 5_000)) && (await actions.isVisible())) await actions.click();
+	if (!(await appears(actionItem))) return { nodeFound: true, actionFound: false };
+	await actionItem.click();
+	const ndv = page.getByTestId('ndv');
+	return { nodeFound: true, actionFound: true, ndv: (await appears(ndv)) ? ndv : undefined };
+}
+
+/**
+ * Opens the "create new credential" dialog from the node's credential selector, whichever way n8n offers it:
+ * a "set up manually" link, the empty state ("Connect to …"), or the selector's "Create new credential" row.
+ * Resolves with the dialog, or undefined when it did not open.
+ */
+export async function openNewCredentialDialog(page, ndv) {
+	const dialog = page.getByTestId('credential-edit-dialog');
+	const setupManually = ndv.getByTestId('setup-manually-link').first();
+	const emptyState = ndv.getByTestId('node-credentials-empty-state').first();
+	const credentialSelect = ndv.getByTestId('node-credentials-select').first();
+	await Promise.any([setupManually, emptyState, credentialSelect].map((l) => l.waitFor({ state: 'visible', timeout: 10_000 }))).catch(
+		() => {},
+	);
+	if (await setupManually.isVisible()) {
+		await setupManually.click();
+	} else {
+		await ((await credentialSelect.isVisible()) ? credentialSelect : emptyState).click();
+		const createNew = page.getByTestId('node-credentials-select-item-new').filter({ visible: true }).first();
+		await Promise.any([dialog, createNew].map((l) => l.waitFor({ state: 'visible', timeout: 10_000 }))).catch(() => {});
+		if (!(await dialog.isVisible()) && (await createNew.isVisible())) await createNew.click();
+	}
+	return (await appears(dialog)) ? dialog : undefined;
+}
+
+/** The credential selected in the node's credential selector. */
+export async function selectedCredential(ndv) {
+	const select = ndv.getByTestId('node-credentials-select').first();
+	return (
+		(await select.locator('input').first().inputValue({ timeout: 5_000 }).catch(() => '')) ||
+		((await select.textContent({ timeout: 5_000 }).catch(() => '')) ?? '').trim()
+	);
+}
+
+/** Types credential values into the dialog's fields. */
+export async function fillCredential(dialog, data, fields) {
+	for (const name of fields) {
+		await parameterInput(dialog, name).locator('input, textarea').first().fill(data[name]);
+	}
+}
+
+/** Resolves with n8n's answer ({ status, message }) to the next credential test the page sends, or {} after 30 s. */
+export function nextCredentialTest(page) {
+	return page
+		.waitForResponse(
+			(response) =>
+				response.request().method() === 'POST' && new URL(response.url()).pathname === '/rest/credentials/test',
+			{ timeout: 30_000 },
+		)
+		.then(async (response) => (await response.json().catch(() => ({})))?.data ?? {})
+		.catch(() => ({}));
+}
+
+/** What the credential dialog shows of its test: the success banner's text, or the error banner with n8n's details. */
+export async function credentialDialogOutcome(dialog) {
+	const success = dialog.getByTestId('credentials-config-container-test-success');
+	const failure = dialog.getByText(/Couldn.t connect with these settings/);
+	await Promise.any([success, failure.first()].map((l) => l.waitFor({ state: 'visible', timeout: 30_000 }))).catch(() => {});
+	return {
+		success: (await success.isVisible()) ? ((await success.textContent()) ?? '').trim() : '',
+		failure: (await isShown(failure))
+			? ((await failure.first().locator('xpath=../..').textContent()) ?? '').trim().replace(/\s+/g, ' ')
+			: '',
+	};
+}
+
+/** The page's visible text and the values of every input that is not masked. */
+export function clearTexts(page) {
+	return page.evaluate(() => [
+		document.body.innerText,
+		...[...document.querySelectorAll('input, textarea')].filter((input) => input.type !== 'password').map((input) => input.value),
+	]);
+}
+
+/** Leaves no focus ring, hover controls, tooltip or toast in a screenshot, then takes it. */
+export async function screenshot(page, file) {
+	// n8n's toasts fade out on their own: closed so that every run pictures the same.
+	for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click().catch(() => {});
+	await page.locator('.el-notification').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+	await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+	await page.mouse.move(700, 4);
+	await page.waitForTimeout(500);
+	await page.screenshot({ path: file });
+}
+
+/**
+ * For a picture of the whole credential dialog: n8n caps it at 750 px and scrolls its fields; the cap is lifted and
+ * the window made taller so that every field shows at once.
+ */
+export async function uncapCredentialDialog(page, viewport) {
+	await page.setViewportSize(viewport);
+	await page.addStyleTag({
+		content: '.el-dialog:has([data-test-id="credential-edit-dialog"]) { max-height: none !important; height: auto !important; }',
+	});
+}

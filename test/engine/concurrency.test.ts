@@ -1,0 +1,175 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { CountingProxy } from '../support/counting-proxy';
+import type { RunWorkflowResult } from '../support/engine';
+import { startCountingProxy } from '../support/counting-proxy';
+import type { Sandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, startSandbox } from '../support/fixtures';
+
+// The item runner's Concurrency option through n8n's engine, seen from the network: a proxy in front of the
+// sandbox counts the requests in flight, and holds earlier items longer so that answers come back out of order.
+// Nothing here is timed: the checks are counts and orders.
+
+const ITEMS = 10;
+const CONCURRENCY = 5;
+const LATENCY_MS = 50;
+
+let sandbox: Sandbox;
+let proxy: CountingProxy;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+	proxy = await startCountingProxy(sandbox.url);
+});
+afterAll(async () => {
+	await proxy.close();
+	await sandbox.close();
+});
+
+let orderIds: string[];
+let paymentIds: string[];
+beforeEach(async () => {
+	sandbox.reset();
+	sandbox.setLatency(0);
+	proxy.delayFor = () => 0;
+	const created = await runNode(
+		sandbox,
+		orderParameters({ amount: '={{ $json.amount }}' }),
+		Array.from({ length: ITEMS }, (_unused, index) => ({ amount: index + 1 })),
+	);
+	expect(created.error).toBeUndefined();
+	orderIds = created.items.map((item) => item.json.orderId as string);
+	expect(new Set(orderIds).size).toBe(ITEMS);
+	// The gateway answers the status of an order nobody has paid with a failure: give every order a payment.
+	const initiated = await runNode(sandbox, initiateParameters('={{ $json.orderId }}'), orderIds.map((orderId) => ({ orderId })));
+	expect(initiated.error).toBeUndefined();
+	paymentIds = initiated.items.map((item) => item.json.paymentId as string);
+});
+
+/** From now on the first id answers last: each request waits longer the earlier its id comes in `ids`. */
+function answerInReverse(ids: string[]) {
+	proxy.delayFor = (path) => {
+		const index = ids.findIndex((id) => path.includes(id));
+		return index < 0 ? 0 : (ids.length - index) * 15;
+	};
+	sandbox.clearLog();
+	sandbox.setLatency(LATENCY_MS);
+	proxy.resetCount();
+}
+
+const viaProxy = (extra: IDataObject = {}) => ({
+	credentials: { baseUrl: proxy.url + new URL(sandbox.baseUrl).pathname, checkoutBaseUrl: proxy.url },
+	...extra,
+});
+
+function status(operation: 'getByOrderId' | 'getByPaymentId', options: IDataObject = {}): IDataObject {
+	const field = operation === 'getByOrderId' ? 'orderId' : 'paymentId';
+	return { resource: 'status', operation, [field]: '={{ $json.id }}', options };
+}
+
+const requestsFor = (id: string) => sandbox.requests.filter((request) => request.path.includes(id));
+
+/** One output per id, paired and in input order: the status of each order, the error item at `failed`. */
+function expectInPlace(result: RunWorkflowResult, ids: string[], failed: number, error: IDataObject) {
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((item) => item.pairedItem)).toEqual(ids.map((_id, item) => ({ item })));
+	expect(result.items[failed].json).toMatchObject(error);
+	result.items.forEach((item, index) => {
+		if (index !== failed) expect(item.json.orderId).toBe(ids[index]);
+	});
+}
+
+describe(`Status with concurrency ${CONCURRENCY}`, () => {
+	it.each(['getByOrderId', 'getByPaymentId'] as const)(
+		'%s: outputs in input order and paired, never more than 5 requests in flight',
+		async (operation) => {
+			const ids = operation === 'getByOrderId' ? orderIds : paymentIds;
+			answerInReverse(ids);
+
+			const result = await runNode(sandbox, status(operation, { concurrency: CONCURRENCY }), ids.map((id) => ({ id })), viaProxy());
+
+			expect(result.error).toBeUndefined();
+			const field = operation === 'getByOrderId' ? 'orderId' : 'paymentId';
+			expect(result.items.map((item) => item.json[field])).toEqual(ids);
+			expect(result.items.map((item) => item.pairedItem)).toEqual(ids.map((_id, item) => ({ item })));
+			expect(sandbox.requests).toHaveLength(ITEMS);
+			// Exactly the bound: more would break the option, fewer would mean the items ran one after another.
+			expect(proxy.maxInFlight).toBe(CONCURRENCY);
+		},
+	);
+
+	it('without the option, one request at a time, in input order', async () => {
+		answerInReverse(orderIds);
+		const result = await runNode(sandbox, status('getByOrderId'), orderIds.map((id) => ({ id })), viaProxy());
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.orderId)).toEqual(orderIds);
+		expect(proxy.maxInFlight).toBe(1);
+		expect(sandbox.requests.map((request) => new URL(request.path, sandbox.url).searchParams.get('orderId'))).toEqual(orderIds);
+	});
+
+	it('a failing item in the middle keeps its place under Continue On Fail', async () => {
+		const ids = [...orderIds];
+		ids[4] = 'ord_unknown';
+		answerInReverse(ids);
+		const result = await runNode(
+			sandbox,
+			status('getByOrderId', { concurrency: CONCURRENCY }),
+			ids.map((id) => ({ id })),
+			viaProxy({ continueOnFail: true }),
+		);
+		expectInPlace(result, ids, 4, { error: 'Order not found', resCode: 404 });
+		expect(proxy.maxInFlight).toBe(CONCURRENCY);
+	});
+
+	it('retries keep the order: retried items stay in place, one that runs out of retries fails in its place', async () => {
+		answerInReverse(orderIds);
+		for (const index of [1, 3, 8]) sandbox.injectFault({ match: orderIds[index], status: 503, count: 1, retryAfter: 0 });
+		sandbox.injectFault({ match: orderIds[6], status: 503, count: 3, retryAfter: 0 });
+
+		const result = await runNode(
+			sandbox,
+			status('getByOrderId', { concurrency: CONCURRENCY, maxRetries: 2 }),
+			orderIds.map((id) => ({ id })),
+			viaProxy({ continueOnFail: true }),
+		);
+
+		expectInPlace(result, orderIds, 6, { error: 'Service temporarily unavailable', resCode: 503 });
+		for (const index of [1, 3, 8]) expect(requestsFor(orderIds[index]).map((request) => request.status)).toEqual([503, 200]);
+		expect(requestsFor(orderIds[6]).map((request) => request.status)).toEqual([503, 503, 503]);
+		expect(sandbox.requests).toHaveLength(ITEMS + 3 + 2);
+		expect(proxy.maxInFlight).toBeLessThanOrEqual(CONCURRENCY);
+	});
+});
+
+describe(`Digital Card → Get Many with concurrency ${CONCURRENCY}`, () => {
+	it("each customer's cards stay together, in input order, paired to the customer's item", async () => {
+		// Cards per input customer; a customer without cards gives no item.
+		const cardCounts = [2, 0, 1, 2, 1, 0, 1];
+		const customerIds: string[] = [];
+		for (const [index, count] of cardCounts.entries()) {
+			const customerEmail = `customer-${index}@example.com`;
+			let customerId = `cus_without_cards_${index}`;
+			for (const cardNumber of ['4111111111111111', '5186001700008785'].slice(0, count)) {
+				const orderId = await createOrder(sandbox, { customerEmail });
+				const paid = await runNode(sandbox, initiateParameters(orderId, { cardNumber, secureCard: true }));
+				customerId = (paid.items[0].json.securedCardDetails as IDataObject).customerId as string;
+			}
+			customerIds.push(customerId);
+		}
+		expect(new Set(customerIds).size).toBe(cardCounts.length);
+		answerInReverse(customerIds);
+
+		const result = await runNode(
+			sandbox,
+			{ resource: 'digitalCard', operation: 'getMany', customerId: '={{ $json.id }}', options: { concurrency: CONCURRENCY } },
+			customerIds.map((id) => ({ id })),
+			viaProxy(),
+		);
+
+		expect(result.error).toBeUndefined();
+		const expected = cardCounts.flatMap((count, item) => Array.from({ length: count }, () => item));
+		expect(result.items.map((card) => card.pairedItem)).toEqual(expected.map((item) => ({ item })));
+		expect(result.items.map((card) => card.json.customerId)).toEqual(expected.map((item) => customerIds[item]));
+		expect(sandbox.requests).toHaveLength(cardCounts.length);
+		expect(proxy.maxInFlight).toBe(CONCURRENCY);
+	});
+});

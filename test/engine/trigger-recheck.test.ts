@@ -1,0 +1,208 @@
+import * as net from 'node:net';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { createOrder, initiatePayment, runNode, sandboxCredentials } from '../support/fixtures';
+import { CHECK_STATUS, CVV, DECLINED_CARD, useTriggerBench } from '../support/trigger';
+
+// The Payment Gateway Trigger's status re-check and outcome filter, served as n8n serves a production webhook
+// (test/support/webhook.js), against the sandbox gateway.
+
+const bench = useTriggerBench();
+const { notify, paid, settled } = bench;
+
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+	const probe = net.createServer();
+	await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+	const { port } = probe.address() as net.AddressInfo;
+	await new Promise((resolve) => probe.close(resolve));
+	return port;
+}
+
+describe('the status re-check', () => {
+	it('the item’s status is the gateway’s: a claimed success of a failed payment is a failure, flagged', async () => {
+		const record = await paid('failure');
+		expect(record.status).toBe('failure');
+		expect(await notify(bench.server, { ...record, status: 'success' })).toMatchObject({ status: 200 });
+
+		const executions = await settled();
+		expect(executions).toHaveLength(1);
+		expect(executions[0].items.map((item) => item.json)).toEqual([
+			{ ...record, status: 'failure', notifiedStatus: 'success', statusVerified: true, statusMismatch: true },
+		]);
+		expect(bench.checkStatusRequests()).toHaveLength(1);
+		expect(bench.sandbox.requests).toHaveLength(1);
+	});
+
+	it('answers the gateway before the re-check has finished', async () => {
+		const record = await paid();
+		const latencyMs = 1500;
+		bench.sandbox.setLatency(latencyMs);
+		const answer = await notify(bench.server, record);
+		expect(answer.status).toBe(200);
+		expect(answer.answerMs).toBeLessThan(latencyMs / 2);
+
+		const [execution] = await bench.server.waitForExecutions(1, 10_000);
+		expect(execution.items[0].json).toMatchObject({ status: 'success', statusVerified: true });
+		expect(execution.stoppedAt.getTime() - answer.started).toBeGreaterThanOrEqual(latencyMs);
+		expect(bench.server.calls[0].answeredAt!.getTime()).toBeLessThan(execution.startedAt.getTime());
+		expect(bench.checkStatusRequests()).toHaveLength(1);
+	});
+
+	it('turned off, nothing is sent: the item keeps the notification’s status, unverified', async () => {
+		const record = await paid('failure');
+		await bench.withServer({ options: { recheckStatus: false } }, async (own) => {
+			expect(await notify(own, { ...record, status: 'success' })).toMatchObject({ status: 200 });
+			const [execution] = await settled(own);
+			expect(execution.items.map((item) => item.json)).toEqual([
+				{ ...record, status: 'success', notifiedStatus: 'success', statusVerified: false },
+			]);
+		});
+		expect(bench.sandbox.requests).toHaveLength(0);
+	});
+
+	interface RecheckFailure {
+		breakIt: () => Promise<void>;
+		parameters?: INodeParameters;
+		gatewayDown?: boolean;
+		noted: IDataObject;
+	}
+	const failures: Array<[string, RecheckFailure]> = [
+		[
+			'the gateway answers 503',
+			{ breakIt: async () => bench.sandbox.injectFault({ match: CHECK_STATUS, status: 503 }), noted: { resCode: 503 } },
+		],
+		[
+			'the gateway is down',
+			{
+				breakIt: async () => {},
+				gatewayDown: true,
+				noted: { resCode: null, message: expect.stringMatching(/could not reach the payment gateway/) },
+			},
+		],
+		[
+			'the gateway answers after the time-out',
+			{
+				breakIt: async () => bench.sandbox.setLatency(2500),
+				parameters: { options: { timeout: 1000 } },
+				noted: { message: expect.stringMatching(/did not answer within the time-out of 1000 ms/) },
+			},
+		],
+	];
+
+	it.each(failures)(
+		'failing (%s): the item is still emitted with the notification’s status, the failure noted',
+		async (_label, failure) => {
+			const record = await paid();
+			await failure.breakIt();
+			const down = failure.gatewayDown ? `http://127.0.0.1:${await closedPort()}` : undefined;
+			const credentials = down
+				? sandboxCredentials(bench.sandbox, { baseUrl: `${down}/nac/api/v1/merchant-host`, checkoutBaseUrl: down })
+				: undefined;
+			await bench.withServer(
+				failure.parameters ?? {},
+				async (own) => {
+					expect(await notify(own, { ...record, status: ' pending ' })).toMatchObject({ status: 200 });
+					const executions = await settled(own);
+					expect(executions).toHaveLength(1);
+					expect(executions[0].status).toBe('success');
+					const item = executions[0].items[0].json;
+					expect(item).toMatchObject({
+						orderId: record.orderId,
+						paymentId: record.paymentId,
+						status: 'pending',
+						notifiedStatus: 'pending',
+						statusVerified: false,
+					});
+					expect(item.recheckError).toMatchObject({ message: expect.any(String), ...failure.noted });
+					expect(item).not.toHaveProperty('statusMismatch');
+				},
+				credentials ? { credentials } : {},
+			);
+		},
+	);
+
+	// check-status tells the order's latest payment, which confirms nothing about another payment of that order.
+	it(
+		'a late notification of an earlier, failed payment does not take the status of the order’s later payment',
+		async () => {
+			const { sandbox } = bench;
+			const orderId = await createOrder(sandbox);
+			const declined = await initiatePayment(sandbox, orderId, { cardNumber: DECLINED_CARD, cardCVV: CVV });
+			const failed = sandbox.completeAuthentication(declined, 'success');
+			expect(failed.status).toBe('failure');
+			const later = sandbox.completeAuthentication(
+				await initiatePayment(sandbox, orderId, { cardCVV: CVV }),
+				'success',
+			);
+			expect(later).toMatchObject({ orderId, status: 'success' });
+			bench.signed(orderId, failed.paymentId);
+
+			expect(await notify(bench.server, failed)).toMatchObject({ status: 200 });
+			const [execution] = await settled();
+			expect(execution.items[0].json).toMatchObject({
+				paymentId: failed.paymentId,
+				status: 'failure',
+				statusVerified: false,
+			});
+		},
+	);
+});
+
+describe('the outcome filter', () => {
+	/** One notification of each outcome: a success, a failure, a refund and a pending payment. */
+	async function oneOfEach(): Promise<Record<string, IDataObject>> {
+		const succeeded = await paid('success');
+		const failed = await paid('failure', DECLINED_CARD);
+		const refunded = await paid('success');
+		const orderId = await createOrder(bench.sandbox);
+		await initiatePayment(bench.sandbox, orderId, { cardCVV: CVV });
+		const status = await runNode(bench.sandbox, { resource: 'status', operation: 'getByOrderId', orderId });
+		const pending = status.items[0].json;
+		bench.signed(orderId, pending.paymentId as string);
+		bench.sandbox.clearLog();
+		return {
+			succeeded: { ...succeeded },
+			failed: { ...failed },
+			refunded: { eventType: 'REFUND_SUCCESS', data: { ...refunded, refundId: 'RF-1', amount: 10 } },
+			other: pending,
+		};
+	}
+
+	const paymentIdOf = (body: IDataObject) => ((body.data as IDataObject | undefined) ?? body).paymentId;
+
+	it.each([
+		[['succeeded'], ['succeeded']],
+		[['failed'], ['failed']],
+		[['refunded'], ['refunded']],
+		[['other'], ['other']],
+		[
+			['succeeded', 'refunded'],
+			['succeeded', 'refunded'],
+		],
+		[[], ['succeeded', 'failed', 'refunded', 'other']],
+	])('outcomes %j start the workflow for %j only; every notification is answered 200', async (outcomes, started) => {
+		const notifications = await oneOfEach();
+		await bench.withServer({ outcomes }, async (own) => {
+			for (const [outcome, body] of Object.entries(notifications)) {
+				expect([outcome, (await notify(own, body)).status]).toEqual([outcome, 200]);
+				await own.idle();
+			}
+			const startedFor = own.executions.map((execution) => execution.items[0].json.paymentId);
+			expect(startedFor).toEqual(started.map((outcome) => paymentIdOf(notifications[outcome])));
+		});
+	});
+
+	it('judges by the confirmed status: a claimed success of a failed payment does not pass "succeeded"', async () => {
+		const record = await paid('failure');
+		await bench.withServer({ outcomes: ['succeeded'] }, async (own) => {
+			expect((await notify(own, { ...record, status: 'success' })).status).toBe(200);
+			expect(await settled(own)).toHaveLength(0);
+		});
+		expect(bench.checkStatusRequests()).toHaveLength(1);
+	});
+});
+
+it('no secret in any answer, item, run or error of this file', () => {
+	bench.expectNoSecrets();
+});

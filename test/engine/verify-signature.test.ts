@@ -1,0 +1,137 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Sandbox, StatusRecord } from '../support/fixtures';
+import { runNode, settledPayment, startSandbox } from '../support/fixtures';
+import { opensslHmacHex } from '../support/openssl';
+
+// Status → Verify Signature through n8n's engine: a local check of a notification's or status record's
+// `signature` (lowercase hex HMAC-SHA256 of "orderId|paymentId" keyed with the client secret). It sends nothing.
+
+let sandbox: Sandbox;
+/** Signed by the sandbox gateway, an implementation of its own. */
+let record: StatusRecord;
+/** Signed by openssl, with ids of the shapes the live gateway uses. */
+let handMade: IDataObject;
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+	record = await settledPayment(sandbox, 'success');
+	const orderId = 'wb-3f2c9a1e-7d4b-4c1a-9e0f-2b6d8a5c3e71';
+	const paymentId = 'PAY0123456789abcdef0123456789abcdef';
+	const signature = opensslHmacHex(sandbox.clients.active.clientSecret, `${orderId}|${paymentId}`);
+	handMade = { eventType: null, orderId, paymentId, status: 'success', amount: '1.000', signature };
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.clearLog());
+
+const VERIFY = { resource: 'status', operation: 'verifySignature' };
+
+async function verify(items: IDataObject[], parameters: IDataObject = {}) {
+	const result = await runNode(sandbox, { ...VERIFY, ...parameters }, items);
+	expect(result.error).toBeUndefined();
+	// Nothing leaves n8n: the check is local.
+	expect(sandbox.requests).toHaveLength(0);
+	return result.items;
+}
+
+const flip = (signature: string) => (signature[0] === 'a' ? 'b' : 'a') + signature.slice(1);
+
+describe('with its default parameters (the item’s own orderId, paymentId and signature)', () => {
+	it('a status record signed by the gateway: the incoming fields, unchanged, plus signatureValid true', async () => {
+		const [item] = await verify([{ ...record }]);
+		expect(item.json).toEqual({ ...record, signatureValid: true });
+	});
+
+	it('a notification signed as openssl signs it: valid', async () => {
+		const [item] = await verify([handMade]);
+		expect(item.json).toEqual({ ...handMade, signatureValid: true });
+	});
+
+	it.each([
+		['one character changed', (item: IDataObject) => ({ ...item, signature: flip(item.signature as string) })],
+		['in upper case', (item: IDataObject) => ({ ...item, signature: (item.signature as string).toUpperCase() })],
+		['over another paymentId', (item: IDataObject) => ({ ...item, paymentId: `${item.paymentId as string}0` })],
+		[
+			'made with another secret',
+			(item: IDataObject) => ({
+				...item,
+				signature: opensslHmacHex('another-secret', `${item.orderId as string}|${item.paymentId as string}`),
+			}),
+		],
+		['missing', ({ signature: _signature, ...item }: IDataObject) => item],
+		['empty', (item: IDataObject) => ({ ...item, signature: '' })],
+		['not a string', (item: IDataObject) => ({ ...item, signature: 12345 })],
+	])('a signature %s: the incoming fields plus signatureValid false, not an error', async (_label, change) => {
+		const changed = change({ ...handMade });
+		const [item] = await verify([changed]);
+		expect(item.json).toEqual({ ...changed, signatureValid: false });
+	});
+
+	it('stray spaces around the values are trimmed for the check; the item keeps them', async () => {
+		const spaced = {
+			...handMade,
+			orderId: ` ${handMade.orderId as string}  `,
+			paymentId: `\t${handMade.paymentId as string}`,
+			signature: `${handMade.signature as string} \n`,
+		};
+		const [item] = await verify([spaced]);
+		expect(item.json).toEqual({ ...spaced, signatureValid: true });
+	});
+
+	it('several items: one result each, in order, paired to its input', async () => {
+		const items = [
+			{ ...record },
+			{ ...handMade, signature: flip(handMade.signature as string) },
+			handMade,
+			{ orderId: handMade.orderId, paymentId: handMade.paymentId },
+		];
+		const results = await verify(items);
+		expect(results.map((item) => item.json)).toEqual([
+			{ ...record, signatureValid: true },
+			{ ...items[1], signatureValid: false },
+			{ ...handMade, signatureValid: true },
+			{ ...items[3], signatureValid: false },
+		]);
+		expect(results.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((index) => ({ item: index })));
+	});
+});
+
+it('takes the values from the parameters when they are set (e.g. a wrapped notification’s data)', async () => {
+	const wrapped = { eventType: 'TRANSACTION_COMPLETED', data: handMade };
+	const [item] = await verify([wrapped], {
+		orderId: '={{ $json.data.orderId }}',
+		paymentId: '={{ $json.data.paymentId }}',
+		signature: '={{ $json.data.signature }}',
+	});
+	expect(item.json).toEqual({ ...wrapped, signatureValid: true });
+});
+
+it('an item without orderId is an error naming the field, or an error item with Continue On Fail', async () => {
+	const { orderId: _orderId, ...withoutOrder } = handMade;
+	const failed = await runNode(sandbox, VERIFY, [withoutOrder]);
+	expect(failed.error?.message).toBe('Order ID (orderId) is required [item 0]');
+
+	const continued = await runNode(sandbox, VERIFY, [handMade, withoutOrder], { continueOnFail: true });
+	expect(continued.items.map((item) => [item.json.signatureValid ?? item.json.error, item.pairedItem])).toEqual([
+		[true, { item: 0 }],
+		['Order ID (orderId) is required [item 1]', { item: 1 }],
+	]);
+	expect(sandbox.requests).toHaveLength(0);
+});
+
+it('no client secret, Basic header value or signing input in its output or errors', async () => {
+	const { clientId, clientSecret } = sandbox.clients.active;
+	const results = await Promise.all([
+		runNode(sandbox, VERIFY, [{ ...record }, handMade, { ...handMade, signature: 'x' }]),
+		runNode(sandbox, VERIFY, [{ paymentId: 'p' }]),
+	]);
+	const text = JSON.stringify(results.map(({ items, error, runData }) => ({ items, error, runData })));
+	for (const secret of [
+		clientSecret,
+		Buffer.from(`${clientId}:${clientSecret}`).toString('base64'),
+		`${record.orderId}|${record.paymentId}`,
+		`${handMade.orderId as string}|${handMade.paymentId as string}`,
+	]) {
+		expect([secret, text.includes(secret)]).toEqual([secret, false]);
+	}
+});

@@ -1,0 +1,188 @@
+import { outcomeOf, readNotification } from '../../nodes/PaymentGatewayTrigger/notification';
+
+// The trigger's pure helpers: reading a notification out of a request body (flat or wrapped, trimmed, bounded
+// in depth) and telling what it reports. Shapes and values are those of gateway-notes.md ("Callbacks",
+// "Notifications").
+
+const flat = {
+	orderId: 'wb-3f2c9a1e-7d4b-4c1a-9e0f-2b6d8a5c3e71',
+	paymentId: 'PAY0123456789abcdef0123456789abcdef',
+	status: 'success',
+	receiptId: 'INV-1001',
+	amount: '1.000',
+	signature: 'a'.repeat(64),
+	timestamp: '2026-01-02T03:04:05.000Z',
+	paymentDetails: { paymentMethod: 'card', cardNetwork: 'visa', cardType: 'credit' },
+};
+
+const wrappedData = {
+	...flat,
+	failureReason: null,
+	redirectType: 'post',
+	redirectUrl: 'https://shop.example.com/done',
+};
+
+/** A JSON object nested `depth` levels below the notification itself. */
+function nested(depth: number): unknown {
+	let value: unknown = 'leaf';
+	for (let level = 0; level < depth; level++) value = { level: value };
+	return value;
+}
+
+describe('readNotification', () => {
+	it('reads a flat notification as it is', () => {
+		expect(readNotification(flat, undefined)).toEqual(flat);
+	});
+
+	it('flattens a wrapped notification and keeps its eventType', () => {
+		expect(readNotification({ eventType: null, data: wrappedData }, undefined)).toEqual({
+			eventType: null,
+			...wrappedData,
+		});
+		expect(readNotification({ eventType: 'TRANSACTION_COMPLETED', data: flat }, undefined)).toEqual({
+			eventType: 'TRANSACTION_COMPLETED',
+			...flat,
+		});
+	});
+
+	it('gives a wrapped notification without eventType a null one', () => {
+		expect(readNotification({ data: flat }, undefined)).toEqual({ eventType: null, ...flat });
+	});
+
+	it('trims every string value, nested ones included', () => {
+		const spaced = {
+			eventType: ' TRANSACTION_COMPLETED ',
+			data: {
+				orderId: `  ${flat.orderId} `,
+				paymentId: `\t${flat.paymentId}\n`,
+				status: ' success ',
+				signature: ` ${flat.signature} `,
+				paymentDetails: { cardNetwork: ' visa ', tags: [' a ', 'b '] },
+			},
+		};
+		expect(readNotification(spaced, undefined)).toEqual({
+			eventType: 'TRANSACTION_COMPLETED',
+			orderId: flat.orderId,
+			paymentId: flat.paymentId,
+			status: 'success',
+			signature: flat.signature,
+			paymentDetails: { cardNetwork: 'visa', tags: ['a', 'b'] },
+		});
+	});
+
+	it('gives numeric ids as strings', () => {
+		expect(readNotification({ orderId: 1001, paymentId: 7 }, undefined)).toEqual({ orderId: '1001', paymentId: '7' });
+	});
+
+	it('reads the raw body when the parsed body is empty (no or another content type)', () => {
+		const raw = Buffer.from(JSON.stringify({ eventType: null, data: flat }), 'utf8');
+		expect(readNotification({}, raw)).toEqual({ eventType: null, ...flat });
+		expect(readNotification(undefined, raw)).toEqual({ eventType: null, ...flat });
+		expect(readNotification(JSON.stringify(flat), undefined)).toEqual(flat);
+	});
+
+	it.each([
+		['an array of notifications', [flat]],
+		['a JSON string', 'just text'],
+		['a number', 42],
+		['null', null],
+		['an empty object', {}],
+		['no orderId', { ...flat, orderId: undefined }],
+		['no paymentId', { paymentId: undefined, orderId: flat.orderId, signature: flat.signature }],
+		['an orderId of spaces only', { ...flat, orderId: '   ' }],
+		['an empty paymentId', { ...flat, paymentId: '' }],
+		['an orderId that is an object', { ...flat, orderId: { id: 1 } }],
+		['a paymentId that is a boolean', { ...flat, paymentId: true }],
+		['a wrapped notification whose data lacks the ids', { eventType: null, data: { status: 'success' } }],
+		['a wrapper whose data is an array', { eventType: null, data: [flat] }],
+	])('refuses %s', (_label, body) => {
+		expect(readNotification(body, undefined)).toBeUndefined();
+	});
+
+	it.each([
+		['a raw body that is not JSON', Buffer.from('{"orderId": "o1", ', 'utf8')],
+		['a raw body that is a JSON array', Buffer.from(JSON.stringify([flat]), 'utf8')],
+		['a raw body that is a JSON string', Buffer.from('"text"', 'utf8')],
+		['an empty raw body', Buffer.alloc(0)],
+	])('refuses %s', (_label, raw) => {
+		expect(readNotification({}, raw)).toBeUndefined();
+	});
+
+	it('accepts nesting up to 16 levels and refuses anything deeper, without walking it all', () => {
+		expect(readNotification({ ...flat, extra: nested(15) }, undefined)).toMatchObject({ orderId: flat.orderId });
+		expect(readNotification({ ...flat, extra: nested(16) }, undefined)).toBeUndefined();
+		expect(readNotification({ eventType: null, data: { ...flat, extra: nested(14) } }, undefined)).toMatchObject({
+			paymentId: flat.paymentId,
+		});
+		expect(readNotification({ eventType: null, data: { ...flat, extra: nested(15) } }, undefined)).toBeUndefined();
+		// Deep enough that walking it all the way (or trimming it recursively) would overflow the stack.
+		expect(readNotification({ ...flat, extra: nested(200_000) }, undefined)).toBeUndefined();
+		const deepRaw = Buffer.from(`{"orderId":"o","paymentId":"p","extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+		expect(readNotification({}, deepRaw)).toBeUndefined();
+	});
+});
+
+describe('outcomeOf', () => {
+	// Status values of gateway-notes.md: success, failure, pending (several sources); failed, cancelled,
+	// processing (one source each).
+	it.each([
+		['success', 'succeeded'],
+		['failure', 'failed'],
+		['pending', 'other'],
+		['failed', 'failed'],
+		['cancelled', 'failed'],
+		['processing', 'other'],
+		['SUCCESS', 'succeeded'],
+		['Failure', 'failed'],
+		['created', 'other'],
+		['', 'other'],
+	])('status %p is %p', (status, outcome) => {
+		expect(outcomeOf({ ...flat, status })).toBe(outcome);
+		expect(outcomeOf({ eventType: null, ...flat, status })).toBe(outcome);
+	});
+
+	it('a notification without a status is other', () => {
+		expect(outcomeOf({ orderId: 'o', paymentId: 'p' })).toBe('other');
+		expect(outcomeOf({ orderId: 'o', paymentId: 'p', status: 1 })).toBe('other');
+	});
+
+	// Event types of gateway-notes.md (one source): TRANSACTION_COMPLETED, TRANSACTION_FAILED, REFUND_SUCCESS,
+	// REFUND_FAILED, with refundId on refunds. Transaction events go by the status (the re-checked one, when the
+	// trigger re-checks); refund events by the event type.
+	it.each([
+		['TRANSACTION_COMPLETED', 'success', 'succeeded'],
+		['TRANSACTION_COMPLETED', 'failure', 'failed'],
+		['TRANSACTION_FAILED', 'failure', 'failed'],
+		['TRANSACTION_FAILED', 'success', 'succeeded'],
+		['TRANSACTION_FAILED', undefined, 'other'],
+		['REFUND_SUCCESS', 'success', 'refunded'],
+		['REFUND_SUCCESS', undefined, 'refunded'],
+		['refund_success', 'success', 'refunded'],
+		['REFUND_FAILED', 'failure', 'other'],
+		['REFUND_FAILED', 'success', 'other'],
+	])('eventType %p with status %p is %p', (eventType, status, outcome) => {
+		expect(outcomeOf({ eventType, orderId: 'o', paymentId: 'p', status })).toBe(outcome);
+	});
+
+	it('a refundId or a refund status makes it a refund', () => {
+		expect(outcomeOf({ eventType: null, orderId: 'o', paymentId: 'p', refundId: 'RF1', status: 'success' })).toBe(
+			'refunded',
+		);
+		expect(outcomeOf({ orderId: 'o', paymentId: 'p', status: 'refunded' })).toBe('refunded');
+		expect(outcomeOf({ orderId: 'o', paymentId: 'p', refundId: '', status: 'success' })).toBe('succeeded');
+	});
+});
+
+describe('outcomeOf after a re-check', () => {
+	it('a payment notification is judged by the confirmed status; a refund by its own claim', () => {
+		const base = { orderId: 'o', paymentId: 'p' };
+		// A late notification of a payment refunded since: neither a success nor a refund.
+		expect(outcomeOf({ ...base, eventType: 'TRANSACTION_COMPLETED', notifiedStatus: 'success', status: 'refunded' })).toBe('other');
+		expect(outcomeOf({ ...base, notifiedStatus: 'success', status: 'partially_refunded' })).toBe('other');
+		// The gateway says the claimed success failed.
+		expect(outcomeOf({ ...base, notifiedStatus: 'success', status: 'failure' })).toBe('failed');
+		// A refund notification stays a refund whatever the order's status reads now.
+		expect(outcomeOf({ ...base, notifiedStatus: 'refunded', status: 'refunded' })).toBe('refunded');
+		expect(outcomeOf({ ...base, refundId: 'RFD1', notifiedStatus: 'partially_refunded', status: 'refunded' })).toBe('refunded');
+	});
+});
