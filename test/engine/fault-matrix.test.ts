@@ -5,8 +5,11 @@ import type { MatrixFault } from '../support/faults';
 import { armAfter, FAULTS } from '../support/faults';
 import type { FaultOptions, LoggedRequest } from '../../sandbox/gateway';
 import type { Sandbox } from '../support/fixtures';
-import { runNode, startSandbox } from '../support/fixtures';
-import { expiryFragments, findLeaks, observedPaymentGateway, runMaterial, sandboxSecrets } from '../support/leaks';
+import { runNode, sandboxCredentials, startSandbox } from '../support/fixtures';
+import { startWebhookServer } from '../support/webhook';
+import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
+import { PaymentGatewayTrigger } from '../../nodes/PaymentGatewayTrigger/PaymentGatewayTrigger.node';
+import { everything, expiryFragments, findLeaks, observedPaymentGateway, runMaterial, sandboxSecrets } from '../support/leaks';
 import { inPool, msBetween, requestsPerItem, textTable } from '../support/matrix';
 import type { OperationCase, Prepared } from '../support/matrix-operations';
 import { CARD, CVV, EXPIRY_MONTH, EXPIRY_YEAR, OPERATIONS } from '../support/matrix-operations';
@@ -42,7 +45,10 @@ interface Cell {
 
 interface CellRun {
 	prepared: Prepared;
+	/** The node's run; for the trigger, one item per notification, paired to it, from its three executions. */
 	result: RunWorkflowResult;
+	/** The trigger's answers to the gateway: status and how long each took. */
+	answers?: Array<{ status: number; ms: number }>;
 	requests: LoggedRequest[];
 	pendingFaults: number;
 	/** The fault as armed (its Retry-After date). */
@@ -53,11 +59,61 @@ interface CellRun {
 	searched: { bytes: number; thrownErrors: number; stack: boolean };
 }
 
+/** The trigger has no Continue On Fail: it always emits the notification, the failed re-check noted in it. */
+const modesOf = (operation: OperationCase): Mode[] => (operation.kind === 'trigger' ? ['continue'] : MODES);
+
 const cells: Cell[] = OPERATIONS.flatMap((operation) =>
 	FAULTS.flatMap((fault) =>
-		MODES.map((mode) => ({ id: `${operation.name} × ${fault.name} × ${mode}`, operation, fault, mode })),
+		modesOf(operation).map((mode) => ({ id: `${operation.name} × ${fault.name} × ${mode}`, operation, fault, mode })),
 	),
 );
+
+const leakTerms = (sandbox: Sandbox) => ({
+	secrets: [...sandboxSecrets(sandbox), ...expiryFragments(EXPIRY_MONTH, EXPIRY_YEAR)],
+	cards: [CARD],
+	cvvs: [CVV],
+});
+
+async function runNodeCell(cell: Cell, sandbox: Sandbox, prepared: Prepared) {
+	const thrown: unknown[] = [];
+	// Writes are asked too: their options do not list Max Retries, and n8n drops it before the node runs.
+	const options: IDataObject = { timeout: TIMEOUT, ...(cell.mode === 'retry' ? { maxRetries: MAX_RETRIES } : {}) };
+	const result = await runNode(sandbox, { ...prepared.parameters, options }, prepared.items, {
+		nodeType: observedPaymentGateway(thrown),
+		continueOnFail: cell.mode !== 'stop',
+	});
+	return { result, thrown, material: runMaterial(result, NODE_NAME, thrown) };
+}
+
+/** Each record notified in turn to the trigger served as a production webhook, its re-check run to the end. */
+async function runTriggerCell(sandbox: Sandbox, prepared: Prepared) {
+	const server = await startWebhookServer({
+		nodeType: PaymentGatewayTrigger,
+		credentialType: PaymentGatewayApi,
+		credentials: sandboxCredentials(sandbox),
+		parameters: { options: { timeout: TIMEOUT } },
+	});
+	const answers: Array<{ status: number; ms: number; text: string }> = [];
+	try {
+		for (const record of prepared.items) {
+			const sent = Date.now();
+			const response = await fetch(server.url, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(record),
+			});
+			answers.push({ status: response.status, ms: Date.now() - sent, text: await response.text() });
+			await server.idle();
+		}
+	} finally {
+		await server.close();
+	}
+	const executions = [...server.executions];
+	const items = executions.flatMap((execution, item) => execution.items.map((output) => ({ ...output, pairedItem: { item } })));
+	const result = { items, outputs: [items], runData: {}, status: 'success', nodeExecutionOrder: [], credentialUpdates: [] };
+	const material = everything({ executions, answers, calls: server.calls });
+	return { result: result as RunWorkflowResult, thrown: [], material, answers };
+}
 
 async function runCell(cell: Cell, sandbox: Sandbox): Promise<CellRun> {
 	const prepared = await cell.operation.prepare(sandbox);
@@ -65,29 +121,22 @@ async function runCell(cell: Cell, sandbox: Sandbox): Promise<CellRun> {
 	// Verify Signature sends nothing: its fault stays pending, whatever the items.
 	if (cell.operation.kind === 'local') sandbox.injectFault(cell.fault.options());
 	const arming = cell.operation.kind === 'local' ? undefined : armAfter(sandbox, 1, () => cell.fault.options());
-	const thrown: unknown[] = [];
-	// Writes are asked too: their options do not list Max Retries, and n8n drops it before the node runs.
-	const options: IDataObject = { timeout: TIMEOUT, ...(cell.mode === 'retry' ? { maxRetries: MAX_RETRIES } : {}) };
 	const started = Date.now();
-	const result = await runNode(sandbox, { ...prepared.parameters, options }, prepared.items, {
-		nodeType: observedPaymentGateway(thrown),
-		continueOnFail: cell.mode !== 'stop',
-	});
+	const { result, thrown, material, answers } =
+		cell.operation.kind === 'trigger'
+			? await runTriggerCell(sandbox, prepared)
+			: { ...(await runNodeCell(cell, sandbox, prepared)), answers: undefined };
 	const durationMs = Date.now() - started;
-	const material = runMaterial(result, NODE_NAME, thrown);
 	const searched = JSON.stringify(material);
 	return {
 		prepared,
 		result,
+		answers,
 		requests: [...sandbox.requests],
 		pendingFaults: sandbox.faults.length,
 		armed: arming?.armed,
 		durationMs,
-		leaks: findLeaks(material, {
-			secrets: [...sandboxSecrets(sandbox), ...expiryFragments(EXPIRY_MONTH, EXPIRY_YEAR)],
-			cards: [CARD],
-			cvvs: [CVV],
-		}),
+		leaks: findLeaks(material, leakTerms(sandbox)),
 		searched: { bytes: searched.length, thrownErrors: thrown.length, stack: searched.includes('"stack":"NodeApiError') },
 	};
 }
@@ -118,6 +167,11 @@ interface Failure {
 }
 
 function failureOf(run: CellRun, mode: Mode): Failure {
+	const { recheckError } = run.result.items[1]?.json ?? {};
+	if (recheckError) {
+		const noted = recheckError as IDataObject;
+		return { message: noted.message, description: noted.description, resCode: noted.resCode, code: noted.code };
+	}
 	if (mode === 'stop') {
 		const error = run.result.error!;
 		return { message: error.message, description: error.description, resCode: error.context?.resCode, code: error.context?.code };
@@ -130,45 +184,67 @@ const WHAT_TO_DO = /\b(check|run again|raise|lower|try|contact|fix|ask|wait|dele
 const CHECK_STATUS_FIRST = /before[^.]*again.*Status → Get by (Order|Payment) ID|Status → Get by (Order|Payment) ID[^.]*before/i;
 const UNREADABLE = new Set(['endless', 'truncated', 'empty', 'huge', 'deep']);
 
+/** Requirements that some cells break because of a bug in nodes/ (see KNOWN_BUGS). */
+const REQUIREMENTS = {
+	/** The gateway's or the proxy's status, or the network code, the fault calls for. */
+	carriesCode(cell: Cell, failure: Failure) {
+		expect(typeof failure.resCode === 'number' || (typeof failure.code === 'string' && failure.code !== '')).toBe(true);
+		const { resCode, code } = cell.fault.expected;
+		if (resCode !== undefined) expect(failure.resCode).toBe(resCode);
+		if (code !== undefined) expect(failure.code).toBe(code);
+	},
+	/** Advice can be followed: no option the operation lacks (writes and the trigger have no Max Retries or Concurrency). */
+	namesOnlyItsOptions(cell: Cell, failure: Failure) {
+		if (cell.operation.kind !== 'read') expect(failure.description).not.toMatch(/Max Retries|Concurrency/);
+	},
+};
+
 /**
- * Requirements that some cells break because of a bug in nodes/. Every cell is held to them but the cells a bug
- * is known to affect; those are checked by one failing test per bug (jest's it.failing), which starts to fail,
- * asking for `.failing` to go, once the bug is fixed.
+ * Bugs in nodes/ the matrix shows. Every cell is held to every requirement but the cells a bug is known to affect;
+ * those are checked by one failing test per bug (jest's it.failing), which starts to fail, asking for `.failing` to
+ * go, once the bug is fixed.
  */
 interface KnownBug {
 	title: string;
+	requirement: keyof typeof REQUIREMENTS;
 	affects(cell: Cell): boolean;
-	check(cell: Cell, failure: Failure): void;
 }
 
 const KNOWN_BUGS: KnownBug[] = [
 	{
 		title: 'an unreadable answer (empty, cut off, not JSON under HTTP 200, too large, too deep) carries neither resCode nor code',
+		requirement: 'carriesCode',
 		affects: (cell) => UNREADABLE.has(cell.fault.name),
-		check(_cell, failure) {
-			expect(typeof failure.resCode === 'number' || (typeof failure.code === 'string' && failure.code !== '')).toBe(true);
-		},
 	},
 	{
 		title: 'a rate-limited write (429) advises Concurrency and Max Retries, options writes do not have',
+		requirement: 'namesOnlyItsOptions',
 		affects: (cell) => cell.operation.kind === 'write' && cell.fault.refusedUnprocessed === true,
-		check(cell, failure) {
-			if (cell.operation.kind === 'write') expect(failure.description).not.toMatch(/Max Retries|Concurrency/);
-		},
+	},
+	{
+		title: "the trigger's failed re-check keeps no network code (ECONNRESET, ETIMEDOUT) in recheckError",
+		requirement: 'carriesCode',
+		affects: (cell) => cell.operation.kind === 'trigger' && cell.fault.expected.code !== undefined,
+	},
+	{
+		title: "the trigger's failed re-check advises Max Retries or Concurrency, options the trigger does not have",
+		requirement: 'namesOnlyItsOptions',
+		affects: (cell) =>
+			cell.operation.kind === 'trigger' && (cell.fault.expected.resCode !== undefined || cell.fault.timesOut === true),
 	},
 ];
 
 function expectFailure(cell: Cell, failure: Failure) {
 	const { fault, operation } = cell;
 	expect(failure.message).toEqual(expect.any(String));
-	if (fault.expected.resCode !== undefined) expect(failure.resCode).toBe(fault.expected.resCode);
-	if (fault.expected.code !== undefined) expect(failure.code).toBe(fault.expected.code);
 	expect(failure.description).toMatch(WHAT_TO_DO);
 	if (fault.timesOut) {
 		expect(failure.message).toBe(`${operation.label}: the gateway did not answer within the time-out of ${TIMEOUT} ms`);
 	}
 	if (operation.kind === 'write' && !fault.refusedUnprocessed) expect(failure.description).toMatch(CHECK_STATUS_FIRST);
-	for (const bug of KNOWN_BUGS) if (!bug.affects(cell)) bug.check(cell, failure);
+	for (const [name, requirement] of Object.entries(REQUIREMENTS)) {
+		if (!KNOWN_BUGS.some((bug) => bug.requirement === name && bug.affects(cell))) requirement(cell, failure);
+	}
 }
 
 /** The failure of the middle item, when the cell has one (reads given retries recover). */
@@ -176,7 +252,8 @@ function failureIfAny(cell: Cell): Failure | undefined {
 	const run = runs.get(cell.id);
 	if (!run || cell.operation.kind === 'local') return undefined;
 	if (cell.mode === 'stop') return run.result.error ? failureOf(run, 'stop') : undefined;
-	return run.result.items[1]?.json.error === undefined ? undefined : failureOf(run, cell.mode);
+	const middle = run.result.items[1]?.json ?? {};
+	return middle.error === undefined && middle.recheckError === undefined ? undefined : failureOf(run, cell.mode);
 }
 
 /** The known bugs a cell shows. */
@@ -186,7 +263,7 @@ function bugsShown(cell: Cell): string[] {
 	return KNOWN_BUGS.filter((bug) => {
 		if (!bug.affects(cell)) return false;
 		try {
-			bug.check(cell, failure);
+			REQUIREMENTS[bug.requirement](cell, failure);
 			return false;
 		} catch {
 			return true;
@@ -231,6 +308,18 @@ function checkCell(cell: Cell) {
 	}
 
 	const perItem = requestsPerItem(run!.requests, prepared.keys);
+	if (operation.kind === 'trigger') {
+		// The gateway hears back at once, before the re-check; every notification starts one execution.
+		expect(run!.answers!.map((answer) => answer.status)).toEqual([200, 200, 200]);
+		for (const answer of run!.answers!) expect(answer.ms).toBeLessThan(TIMEOUT);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items[0].json).toMatchObject(prepared.outputs[0]);
+		expect(result.items[2].json).toMatchObject(prepared.outputs[2]);
+		expect(result.items[1].json).toMatchObject({ ...prepared.items[1], notifiedStatus: 'success', statusVerified: false });
+		expect(perItem).toEqual([1, 1, 1]);
+		expectFailure(cell, failureOf(run!, mode));
+		return;
+	}
 	if (mode === 'stop') {
 		expect(result.items).toEqual([]);
 		expect(result.error?.context?.itemIndex).toBe(1);
@@ -287,7 +376,7 @@ describe('known bugs in nodes/ (failing until fixed)', () => {
 		it.failing(bug.title, () => {
 			const affected = cells.filter((cell) => bug.affects(cell) && failureIfAny(cell));
 			expect(affected.length).toBeGreaterThan(0);
-			for (const cell of affected) bug.check(cell, failureIfAny(cell)!);
+			for (const cell of affected) REQUIREMENTS[bug.requirement](cell, failureIfAny(cell)!);
 		});
 	}
 });
@@ -302,7 +391,7 @@ function outcome(cell: Cell): string {
 	if (cell.mode === 'stop') {
 		const failure = failureOf(run, 'stop');
 		what = `stop ${String(failure.resCode ?? failure.code ?? '-')}`;
-	} else if (run.result.items[1]?.json.error === undefined) {
+	} else if (!failureIfAny(cell)) {
 		what = 'ok';
 	} else {
 		const failure = failureOf(run, cell.mode);
@@ -314,10 +403,11 @@ function outcome(cell: Cell): string {
 
 afterAll(() => {
 	const tables = MODES.map((mode) => {
-		const header = ['fault', ...OPERATIONS.map((operation) => operation.name.split('.')[1])];
+		const columns = OPERATIONS.filter((operation) => modesOf(operation).includes(mode));
+		const header = ['fault', ...columns.map((operation) => operation.name.split('.')[operation.kind === 'trigger' ? 0 : 1])];
 		const rows = FAULTS.map((fault) => [
 			fault.name,
-			...OPERATIONS.map((operation) => outcome(cells.find((c) => c.operation === operation && c.fault === fault && c.mode === mode)!)),
+			...columns.map((operation) => outcome(cells.find((c) => c.operation === operation && c.fault === fault && c.mode === mode)!)),
 		]);
 		return `${MODE_TITLES[mode]} (middle item: outcome, requests it made):\n${textTable([header, ...rows])}`;
 	});
@@ -325,8 +415,9 @@ afterAll(() => {
 		const shown = cells.filter((cell) => bugsShown(cell).includes(String.fromCharCode(65 + index))).length;
 		return `bug ${String.fromCharCode(65 + index)} (${shown} cells): ${bug.title}`;
 	});
+	const nodeOperations = OPERATIONS.filter((operation) => operation.kind !== 'trigger').length;
 	const counts =
-		`Fault matrix: ${OPERATIONS.length} operations × ${FAULTS.length} faults × ${MODES.length} modes = ${cells.length} cells, ` +
-		`${passed.size} passed, ${cells.length - passed.size} failed`;
+		`Fault matrix: ${nodeOperations} operations × ${FAULTS.length} faults × ${MODES.length} modes + the trigger's re-check × ` +
+		`${FAULTS.length} faults = ${cells.length} cells, ${passed.size} passed, ${cells.length - passed.size} failed`;
 	process.stdout.write(`\n${tables.join('\n\n')}\n\n${legend.join('\n')}\n${counts}\n`);
 });

@@ -27,8 +27,11 @@ export interface OperationCase {
 	name: string;
 	/** How messages name it. */
 	label: string;
-	/** Writes are never retried; reads (and deletes) retry when Max Retries asks; local sends nothing. */
-	kind: 'write' | 'read' | 'local';
+	/**
+	 * Writes are never retried; reads (and deletes) retry when Max Retries asks; local sends nothing; the trigger
+	 * re-checks each notification's status once and emits it whatever the answer.
+	 */
+	kind: 'write' | 'read' | 'local' | 'trigger';
 	prepare(sandbox: Sandbox): Promise<Prepared>;
 }
 
@@ -63,6 +66,15 @@ async function payments(sandbox: Sandbox, secureCard = false): Promise<IDataObje
 			orderIds.map((orderId) => ({ orderId })),
 		),
 		'paying orders',
+	);
+}
+
+/** The status records of three settled payments, signed: what the gateway notifies. */
+async function statusRecords(sandbox: Sandbox): Promise<IDataObject[]> {
+	const paid = await payments(sandbox);
+	return await checked(
+		runNode(sandbox, { resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' }, paid),
+		'reading status records',
 	);
 }
 
@@ -185,6 +197,20 @@ export const OPERATIONS: OperationCase[] = [
 			},
 		}),
 	),
+	{
+		name: 'trigger.recheck',
+		label: 'Status → Get by Order ID',
+		kind: 'trigger',
+		async prepare(sandbox) {
+			const records = await statusRecords(sandbox);
+			return {
+				parameters: {},
+				items: records,
+				keys: records.map(({ orderId }) => `orderId=${orderId as string}`),
+				outputs: records.map((record) => ({ ...record, notifiedStatus: 'success', statusVerified: true })),
+			};
+		},
+	},
 	{
 		name: 'status.verifySignature',
 		label: 'Status → Verify Signature',
