@@ -166,8 +166,8 @@ describe('the Timeout option bounds every request, and the error names the opera
 		}),
 	);
 
-	// Node's timers hold at most 2^31-1 ms; a longer one fires after 1 ms. The order is created all the same, and the
-	// user is told that the gateway did not answer.
+	// Node's timers hold at most 2^31-1 ms; a longer one fires after 1 ms, so every request is cut off (here before
+	// it reached the gateway) and reported as unanswered: for a write, with the advice to check the status first.
 	it.failing('bug in nodes/: a Timeout above 2^31-1 ms ends the request at once, as a time-out', async () => {
 		const result = await runNode(sandbox, { ...(await WRITE.parameters(sandbox)), options: { timeout: 2 ** 31 } });
 		expect(result.error?.message).toBeUndefined();
