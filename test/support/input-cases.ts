@@ -32,7 +32,7 @@ export const INPUT_BUGS = {
 	unsafeCardNumber: 'a card number given as a number beyond 2^53 has lost digits, and is sent when they still pass Luhn',
 	urlNotAsWritten: 'a URL without "//", with backslashes or spaces passes as absolute http(s) and is sent as written',
 	prototypeAuthentication: 'Customer Authentication "constructor", "__proto__" or "toString" passes and sends no flags',
-	loneSurrogateInPath: 'an identifier with a lone surrogate fails with "URI malformed", naming neither field nor item',
+	loneSurrogateInUrl: 'an identifier with a lone surrogate fails unnamed in a path ("URI malformed") and is sent altered in a query',
 	headerCharacters: 'a header option with characters HTTP forbids fails as "could not reach the gateway", unnamed',
 	timeoutRange: 'a Timeout that is not a whole number, or above 2^31-1 ms, fails unnamed or times out at once',
 } as const;
@@ -71,8 +71,9 @@ const TOKEN: IDataObject = { ...INITIATE, paymentMode: 'token' };
 const REFUND: IDataObject = { resource: 'transaction', operation: 'refund', paymentId: 'PAYGENERATED', amount: 5, options: {} };
 const BY_ORDER: IDataObject = { resource: 'status', operation: 'getByOrderId', orderId: 'wb-generated', options: {} };
 const BY_PAYMENT: IDataObject = { resource: 'status', operation: 'getByPaymentId', paymentId: 'PAYGENERATED', options: {} };
-const CARDS: IDataObject = { resource: 'digitalCard', operation: 'getMany', customerId: 'cus_generated', options: {} };
-const CARD: IDataObject = { ...CARDS, operation: 'get', digitalCardId: 'dc_generated' };
+// A customer without stored cards still gives one item, so that every input item has its output.
+const CARDS: IDataObject = { resource: 'digitalCard', operation: 'getMany', customerId: 'cus_generated', options: { outputSummaryWhenEmpty: true } };
+const CARD: IDataObject = { ...CARDS, operation: 'get', digitalCardId: 'dc_generated', options: {} };
 
 const BASES: Record<string, IDataObject> = {
 	'order.create': ORDER,
@@ -124,7 +125,7 @@ function textCases(operations: string[], field: string, path: string, limit: num
 
 const loneSurrogate = (value: unknown) =>
 	typeof value === 'string' && value.trim() && value.trim().length <= 255 && rules.hasLoneSurrogate(value.trim())
-		? INPUT_BUGS.loneSurrogateInPath
+		? INPUT_BUGS.loneSurrogateInUrl
 		: undefined;
 
 /** Amount and currency together: how many decimals an amount may have depends on its currency. */
@@ -356,7 +357,20 @@ export const FIELD_CASES: FieldCase[] = [
 		(_request, output) => (typeof output.checkoutUrl === 'string' ? new URL(output.checkoutUrl).searchParams.get('redirectUrl') : undefined),
 		(value) => (value && urlNotAsWritten('Redirect URL (additionalFields.redirectUrl)', value) ? INPUT_BUGS.urlNotAsWritten : undefined),
 	),
-	...textCases(['transaction.initiate', 'status.getByOrderId'], 'Order ID (orderId)', 'orderId', 255, true, (r) => body(r).orderId ?? r.qs?.orderId, ['wb-4d5791b8']),
+	...textCases(['transaction.initiate'], 'Order ID (orderId)', 'orderId', 255, true, (r) => body(r).orderId, ['wb-4d5791b8']),
+	// In the query of check-status: text that cannot be encoded in a URL must be refused like an empty one.
+	simple(
+		'status.getByOrderId',
+		'Order ID (orderId)',
+		'orderId',
+		text(255, 'wb-4d5791b8', 'wb-1&orderId=wb-2'),
+		(value) => {
+			const expected = rules.requiredText('Order ID (orderId)', 255)(value);
+			return 'sent' in expected && rules.hasLoneSurrogate(String(expected.sent)) ? rules.refused('Order ID (orderId)') : expected;
+		},
+		(request) => request.qs?.orderId ?? new URL(request.path, 'http://query.test').searchParams.get('orderId'),
+		loneSurrogate,
+	),
 	simple(
 		'transaction.initiate',
 		'Payment Mode (paymentMode)',

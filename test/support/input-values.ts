@@ -2,6 +2,9 @@ import fc from 'fast-check';
 
 // Generated values for the fields of the operations, and exact decimal arithmetic to judge amounts by.
 
+/** The seed of this run's generated input: FC_SEED when given, to replay a run; otherwise a new one, printed. */
+export const GENERATION_SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;
+
 /** Any UTF-16 unit, lone surrogates included: what an expression over arbitrary input can produce. */
 const anyUnit = fc.nat(0xffff).map((code) => String.fromCharCode(code));
 
