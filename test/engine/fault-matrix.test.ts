@@ -1,17 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RunWorkflowResult } from '../support/engine';
-import type { MatrixFault } from '../support/faults';
-import { armAfter, FAULTS } from '../support/faults';
-import type { FaultOptions, LoggedRequest } from '../../sandbox/gateway';
-import type { Sandbox } from '../support/fixtures';
-import { runNode, sandboxCredentials, startSandbox } from '../support/fixtures';
-import { startWebhookServer } from '../support/webhook';
-import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
-import { PaymentGatewayTrigger } from '../../nodes/PaymentGatewayTrigger/PaymentGatewayTrigger.node';
-import { everything, expiryFragments, findLeaks, observedPaymentGateway, runMaterial, sandboxSecrets } from '../support/leaks';
-import { inPool, msBetween, requestsPerItem, textTable } from '../support/matrix';
-import type { OperationCase, Prepared } from '../support/matrix-operations';
+import type { LoggedRequest } from '../../sandbox/gateway';
+import { FAULTS } from '../support/faults';
+import { startSandbox } from '../support/fixtures';
+import { expiryFragments, findLeaks } from '../support/leaks';
+import type { Cell, CellRun, Mode } from '../support/matrix';
+import { inPool, MAX_RETRIES, msBetween, requestsPerItem, runCell, textTable, TIMEOUT } from '../support/matrix';
+import type { OperationCase } from '../support/matrix-operations';
 import { CARD, CVV, EXPIRY_MONTH, EXPIRY_YEAR, OPERATIONS } from '../support/matrix-operations';
 
 // Every operation × every fault × Continue On Fail off, on, and on with Max Retries 2, through n8n's engine, each
@@ -23,41 +18,14 @@ import { CARD, CVV, EXPIRY_MONTH, EXPIRY_YEAR, OPERATIONS } from '../support/mat
 // - a time-out is bounded by the Timeout option and says so, naming the operation;
 // - nothing secret or card data in anything n8n keeps of the run.
 
-const TIMEOUT = 1500;
-const MAX_RETRIES = 2;
-const NODE_NAME = 'Payment Gateway';
 const CONCURRENT_CELLS = 12;
 
-type Mode = 'stop' | 'continue' | 'retry';
 const MODES: Mode[] = ['stop', 'continue', 'retry'];
 const MODE_TITLES: Record<Mode, string> = {
 	stop: 'Continue On Fail off',
 	continue: 'Continue On Fail on',
 	retry: `Continue On Fail on, Max Retries ${MAX_RETRIES}`,
 };
-
-interface Cell {
-	id: string;
-	operation: OperationCase;
-	fault: MatrixFault;
-	mode: Mode;
-}
-
-interface CellRun {
-	prepared: Prepared;
-	/** The node's run; for the trigger, one item per notification, paired to it, from its three executions. */
-	result: RunWorkflowResult;
-	/** The trigger's answers to the gateway: status and how long each took. */
-	answers?: Array<{ status: number; ms: number }>;
-	requests: LoggedRequest[];
-	pendingFaults: number;
-	/** The fault as armed (its Retry-After date). */
-	armed?: FaultOptions;
-	durationMs: number;
-	/** What the leak search found, and what it searched: to tell a clean run from a search of nothing. */
-	leaks: string[];
-	searched: { bytes: number; thrownErrors: number; stack: boolean };
-}
 
 /** The trigger has no Continue On Fail: it always emits the notification, the failed re-check noted in it. */
 const modesOf = (operation: OperationCase): Mode[] => (operation.kind === 'trigger' ? ['continue'] : MODES);
@@ -67,79 +35,6 @@ const cells: Cell[] = OPERATIONS.flatMap((operation) =>
 		modesOf(operation).map((mode) => ({ id: `${operation.name} × ${fault.name} × ${mode}`, operation, fault, mode })),
 	),
 );
-
-const leakTerms = (sandbox: Sandbox) => ({
-	secrets: [...sandboxSecrets(sandbox), ...expiryFragments(EXPIRY_MONTH, EXPIRY_YEAR)],
-	cards: [CARD],
-	cvvs: [CVV],
-});
-
-async function runNodeCell(cell: Cell, sandbox: Sandbox, prepared: Prepared) {
-	const thrown: unknown[] = [];
-	// Writes are asked too: their options do not list Max Retries, and n8n drops it before the node runs.
-	const options: IDataObject = { timeout: TIMEOUT, ...(cell.mode === 'retry' ? { maxRetries: MAX_RETRIES } : {}) };
-	const result = await runNode(sandbox, { ...prepared.parameters, options }, prepared.items, {
-		nodeType: observedPaymentGateway(thrown),
-		continueOnFail: cell.mode !== 'stop',
-	});
-	return { result, thrown, material: runMaterial(result, NODE_NAME, thrown) };
-}
-
-/** Each record notified in turn to the trigger served as a production webhook, its re-check run to the end. */
-async function runTriggerCell(sandbox: Sandbox, prepared: Prepared) {
-	const server = await startWebhookServer({
-		nodeType: PaymentGatewayTrigger,
-		credentialType: PaymentGatewayApi,
-		credentials: sandboxCredentials(sandbox),
-		parameters: { options: { timeout: TIMEOUT } },
-	});
-	const answers: Array<{ status: number; ms: number; text: string }> = [];
-	try {
-		for (const record of prepared.items) {
-			const sent = Date.now();
-			const response = await fetch(server.url, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify(record),
-			});
-			answers.push({ status: response.status, ms: Date.now() - sent, text: await response.text() });
-			await server.idle();
-		}
-	} finally {
-		await server.close();
-	}
-	const executions = [...server.executions];
-	const items = executions.flatMap((execution, item) => execution.items.map((output) => ({ ...output, pairedItem: { item } })));
-	const result = { items, outputs: [items], runData: {}, status: 'success', nodeExecutionOrder: [], credentialUpdates: [] };
-	const material = everything({ executions, answers, calls: server.calls });
-	return { result: result as RunWorkflowResult, thrown: [], material, answers };
-}
-
-async function runCell(cell: Cell, sandbox: Sandbox): Promise<CellRun> {
-	const prepared = await cell.operation.prepare(sandbox);
-	sandbox.clearLog();
-	// Verify Signature sends nothing: its fault stays pending, whatever the items.
-	if (cell.operation.kind === 'local') sandbox.injectFault(cell.fault.options());
-	const arming = cell.operation.kind === 'local' ? undefined : armAfter(sandbox, 1, () => cell.fault.options());
-	const started = Date.now();
-	const { result, thrown, material, answers } =
-		cell.operation.kind === 'trigger'
-			? await runTriggerCell(sandbox, prepared)
-			: { ...(await runNodeCell(cell, sandbox, prepared)), answers: undefined };
-	const durationMs = Date.now() - started;
-	const searched = JSON.stringify(material);
-	return {
-		prepared,
-		result,
-		answers,
-		requests: [...sandbox.requests],
-		pendingFaults: sandbox.faults.length,
-		armed: arming?.armed,
-		durationMs,
-		leaks: findLeaks(material, leakTerms(sandbox)),
-		searched: { bytes: searched.length, thrownErrors: thrown.length, stack: searched.includes('"stack":"NodeApiError') },
-	};
-}
 
 const runs = new Map<string, CellRun>();
 const passed = new Set<string>();

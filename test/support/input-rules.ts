@@ -2,7 +2,7 @@ import { createDecipheriv } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { decimalText, exactDecimal } from './input-values';
+import { decimalText, exactDecimal, passesLuhn } from './input-values';
 
 // What a careful user expects of each field, written from the README and the gateway's documents rather than from
 // the node's validation: the value the request carries, or a refusal naming the field. Shared by the generated
@@ -71,21 +71,6 @@ export function losesDigits(value: unknown, digits: number): boolean {
 	if (!('sent' in expected)) return false;
 	const decimal = exactDecimal(String(Number(value.trim())));
 	return !decimal || decimalText(decimal) !== expected.sent;
-}
-
-export function passesLuhn(digits: string): boolean {
-	let sum = 0;
-	[...digits].reverse().forEach((digit, index) => {
-		const doubled = Number(digit) * (index % 2 === 1 ? 2 : 1);
-		sum += doubled > 9 ? doubled - 9 : doubled;
-	});
-	return sum % 10 === 0;
-}
-
-/** The card number with a check digit appended. */
-export function withCheckDigit(partial: string): string {
-	for (let check = 0; check <= 9; check++) if (passesLuhn(partial + check)) return partial + check;
-	throw new Error('unreachable');
 }
 
 /** Digits of a card number as pasted (spaces, dashes), 12 to 19 ASCII digits passing Luhn. A number whose digits

@@ -112,3 +112,79 @@ export function amountValues(digits: number): fc.Arbitrary<unknown> {
 		notText,
 	);
 }
+
+export function passesLuhn(digits: string): boolean {
+	let sum = 0;
+	[...digits].reverse().forEach((digit, index) => {
+		const doubled = Number(digit) * (index % 2 === 1 ? 2 : 1);
+		sum += doubled > 9 ? doubled - 9 : doubled;
+	});
+	return sum % 10 === 0;
+}
+
+/** The card number with a check digit appended. */
+export function withCheckDigit(partial: string): string {
+	for (let check = 0; check <= 9; check++) if (passesLuhn(partial + check)) return partial + check;
+	throw new Error('unreachable');
+}
+
+const CARD_PREFIXES = ['4', '51', '55', '37', '6011', '35', '62', '9'];
+const cardNumbers = fc
+	.tuple(fc.constantFrom(...CARD_PREFIXES), fc.integer({ min: 12, max: 19 }), fc.infiniteStream(fc.nat(9)))
+	.map(([prefix, length, digits]) => withCheckDigit(prefix + [...digits.take(length - prefix.length - 1)].join('')));
+const grouped = (digits: string, separator: string) => digits.replace(/(\d{4})(?=\d)/g, `$1${separator}`);
+
+/** Card numbers as pasted and as mistyped: grouped, padded, one digit off, disguised, as numbers, and junk. */
+export const cardNumberValues = fc.oneof(
+	cardNumbers,
+	fc.tuple(cardNumbers, fc.constantFrom(' ', '-', '  ', '\u00a0', ' - ')).map(([digits, separator]) => grouped(digits, separator)),
+	cardNumbers.chain(padded),
+	cardNumbers.map((digits) => digits.slice(0, -1) + ((Number(digits.slice(-1)) + 1) % 10)),
+	cardNumbers.chain(disguisedDigits),
+	cardNumbers.chain(foreignDigits),
+	cardNumbers.map(Number),
+	fc.bigInt({ min: 10n ** 15n, max: 10n ** 19n }).map(Number),
+	anyText(255),
+	notText,
+);
+
+const thisYear = new Date().getUTCFullYear();
+/** Expiry months and years around the valid ranges, as numbers and text, padded, in other scripts. */
+export const monthValues = fc.oneof(
+	fc.integer({ min: -1, max: 14 }),
+	fc.integer({ min: -1, max: 14 }).map(String),
+	fc.integer({ min: 1, max: 12 }).map((month) => String(month).padStart(2, '0')).chain(padded),
+	fc.integer({ min: 1, max: 12 }).chain((month) => foreignDigits(String(month).padStart(2, '0'))),
+	fc.constantFrom('007', '1.0', 7.5, '0x7', 'O7', '７', '12 ', ''),
+	anyText(4),
+	notText,
+);
+export const yearValues = fc.oneof(
+	fc.integer({ min: thisYear - 3, max: thisYear + 55 }),
+	fc.integer({ min: thisYear - 3, max: thisYear + 55 }).map(String),
+	fc.integer({ min: thisYear - 3, max: thisYear + 55 }).map((year) => String(year % 100).padStart(2, '0')).chain(padded),
+	fc.integer({ min: thisYear, max: thisYear + 5 }).chain((year) => foreignDigits(String(year))),
+	fc.constantFrom('0030', '330', '2O30', String(thisYear % 100 + 1).padStart(3, '0'), 30.0, 2030.5, ''),
+	anyText(4),
+	notText,
+);
+
+export const cvvValues = fc.oneof(
+	fc.integer({ min: 0, max: 99_999 }).map(String),
+	fc.integer({ min: 0, max: 99_999 }),
+	fc.integer({ min: 100, max: 9999 }).chain((cvv) => padded(String(cvv))),
+	fc.integer({ min: 100, max: 9999 }).chain((cvv) => foreignDigits(String(cvv))),
+	fc.integer({ min: 100, max: 9999 }).chain((cvv) => disguisedDigits(String(cvv))),
+	anyText(8),
+	notText,
+);
+/** Web addresses, well formed and not: no "//", backslashes, spaces, other schemes, relative. */
+export const urlValues = fc.oneof(
+	fc.webUrl({ withQueryParameters: true, withFragments: true }),
+	fc.webUrl().chain(padded),
+	fc.constantFrom('https:example.com', 'https:/example.com', 'https:\\\\example.com', 'http://a b.com', 'https://shop.example.com/a b',
+		'ftp://example.com', 'javascript:alert(1)', '//example.com/x', 'example.com', 'HTTPS://EXAMPLE.COM/', 'https://', 'http://[::1]/x',
+		'https://xn--bcher-kva.example/é'),
+	anyText(2048),
+	notText,
+);
