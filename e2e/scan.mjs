@@ -10,9 +10,10 @@
 //   2. scans the source tree with the scanner's SOURCE_FILE_PATTERNS;
 //   3. builds and packs the package as the end-to-end checks do
 //      (e2e/lib/package.js; SCAN_SKIP_BUILD=1 skips the build), checks that
-//      the tarball holds only dist/, package.json, README and LICENSE, and
-//      scans the extracted tarball with ['**/*.js', 'package.json'], as the
-//      scan does;
+//      the tarball holds only dist/, index.js (package.json's "main"),
+//      package.json, README and LICENSE, and scans the extracted tarball with
+//      ['**/*.js', 'package.json'], as the scan does (so index.js is linted
+//      too);
 //   4. prints every error and warning; exits non-zero on any error.
 
 import { createHash } from 'node:crypto';
@@ -112,10 +113,11 @@ async function scan(scanner, label, dir, patterns) {
 	return ok;
 }
 
-/** The published tarball holds what n8n needs and the usual package files, nothing else. */
+/** The published tarball holds what n8n needs, the entry point and the usual package files, nothing else. */
 function checkTarballFiles(files) {
 	const allowed = (file) =>
 		file === 'package.json' ||
+		file === 'index.js' ||
 		file.startsWith('dist/') ||
 		/^README(\.md)?$/i.test(file) ||
 		/^LICEN[CS]E(\.md|\.txt)?$/i.test(file);
@@ -127,6 +129,8 @@ function checkTarballFiles(files) {
 	for (const entry of [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])]) {
 		if (!files.includes(entry)) problems.push(`package.json "n8n" lists ${entry}, which is not in the tarball`);
 	}
+	if (pkg.main !== 'index.js') problems.push(`package.json "main" is ${pkg.main ?? 'missing'}, not index.js`);
+	if (!files.includes('index.js')) problems.push('the tarball has no index.js');
 	const ok = problems.length === 0;
 	console.log(`\n${ok ? 'PASS' : 'FAIL'} tarball contents: ${files.length} files`);
 	for (const problem of problems) console.log(`  ${problem}`);

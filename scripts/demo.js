@@ -1,131 +1,110 @@
 'use strict';
 
-// `npm run demo`: starts the sandbox gateway and runs the checkout story through n8n's execution engine
-// with the built node (dist/), printing each step's output items.
+// `npm run demo`: the payment lifecycle on the sandbox gateway, with the built package (dist/) running in n8n's
+// execution engine: a checkout order and its hosted-page link, a card payment, the gateway's notification reaching
+// the Payment Gateway Trigger, the status, a partial refund (notified too) and the status again.
 
 const path = require('node:path');
 
 const { startSandbox } = require('../sandbox/gateway');
 const { runWorkflow } = require('../test/support/engine');
+const { startWebhookServer } = require('../test/support/webhook');
 
 const dist = path.join(__dirname, '..', 'dist');
 const { PaymentGateway } = require(path.join(dist, 'nodes/PaymentGateway/PaymentGateway.node.js'));
+const { PaymentGatewayTrigger } = require(path.join(dist, 'nodes/PaymentGatewayTrigger/PaymentGatewayTrigger.node.js'));
 const { PaymentGatewayApi } = require(path.join(dist, 'credentials/PaymentGatewayApi.credentials.js'));
 
-function print(title, result) {
-	console.log(`\n── ${title}`);
-	if (result.error) {
-		console.log(`   error: ${result.error.message}`);
-		if (result.error.description) console.log(`   what to do: ${result.error.description}`);
-	}
-	for (const item of result.items) {
+function printItems(items) {
+	for (const item of items) {
 		const json = { ...item.json };
 		// The hosted form is long HTML; its size is what matters here.
 		if (json.redirectionData && typeof json.redirectionData.formData === 'string') {
 			json.redirectionData = { ...json.redirectionData, formData: `<${json.redirectionData.formData.length} characters of auto-submitting HTML form>` };
 		}
-		const paired = item.pairedItem && typeof item.pairedItem === 'object' ? item.pairedItem.item : '?';
-		console.log(`   item ← input ${paired}: ${JSON.stringify(json, null, 2).replace(/\n/g, '\n   ')}`);
+		console.log(`   ${JSON.stringify(json, null, 2).replace(/\n/g, '\n   ')}`);
 	}
 }
 
 async function main() {
 	const sandbox = await startSandbox();
-	const credentials = sandbox.credentialData();
-	const run = (parameters, items, extra = {}) =>
-		runWorkflow({ nodeType: PaymentGateway, credentialType: PaymentGatewayApi, credentials, parameters, items, ...extra });
-	const expiryYear = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');
+	const credentials = sandbox.credentialData({ checkoutPageUrl: 'https://merchant.example.com/cpbs/pg' });
+	const trigger = await startWebhookServer({
+		nodeType: PaymentGatewayTrigger,
+		credentialType: PaymentGatewayApi,
+		credentials,
+	});
+	sandbox.setNotifications({ url: trigger.url, format: 'wrapped' });
+	console.log(`Sandbox gateway on ${sandbox.url}; its notifications go to the Payment Gateway Trigger at ${trigger.url}.`);
+	console.log("Every step runs the built node in n8n's engine.");
 
-	console.log(`Sandbox gateway on ${sandbox.url}; the Payment Gateway node runs in n8n's engine.`);
 	let failures = 0;
-	const step = async (title, parameters, items, extra) => {
-		const result = await run(parameters, items, extra);
-		print(title, result);
-		if (result.error && !extra?.expectError) failures++;
-		return result;
+	const step = async (title, parameters, items = [{}]) => {
+		const result = await runWorkflow({ nodeType: PaymentGateway, credentialType: PaymentGatewayApi, credentials, parameters, items });
+		console.log(`\n── ${title}`);
+		if (result.error) {
+			failures++;
+			console.log(`   error: ${result.error.message}\n   what to do: ${result.error.description}`);
+		}
+		printItems(result.items);
+		return result.items.map((item) => item.json);
+	};
+	const notified = async (title, count) => {
+		const executions = await trigger.waitForExecutions(count, 10_000);
+		console.log(`\n── ${title}`);
+		printItems(executions[count - 1].items);
 	};
 
-	const orders = await step(
-		'Order → Create (two customers, one item each)',
-		{
-			resource: 'order',
-			operation: 'create',
-			amount: '={{ $json.amount }}',
-			currency: 'USD',
-			customerName: '={{ $json.name }}',
-			customerEmail: '={{ $json.email }}',
-			customerPhone: '={{ $json.phone }}',
-			additionalFields: { receiptId: '={{ $json.receipt }}' },
-		},
-		[
-			{ amount: 25.5, name: 'Jane Doe', email: 'jane@example.com', phone: '91234567', receipt: 'INV-1001' },
-			{ amount: 422.01, name: 'Max Mustermann', email: 'max@example.com', phone: '97654321', receipt: 'INV-1002' },
-		],
-	);
+	const [order] = await step('Order → Create Checkout, with the credential’s Hosted Checkout Page URL and a Redirect URL', {
+		resource: 'order',
+		operation: 'createCheckout',
+		amount: 40,
+		currency: 'USD',
+		customerName: 'Jane Doe',
+		customerEmail: 'jane@example.com',
+		customerPhone: '91234567',
+		redirectType: 'redirect',
+		additionalFields: { receiptId: 'INV-2001', redirectUrl: 'https://shop.example.com/payment/done' },
+	});
+	console.log('   → the workflow sends the customer to checkoutUrl (e.g. Respond to Webhook with a redirect)');
 
-	const payments = await step(
-		'Transaction → Initiate (new card, stored for later; Continue On Fail: the second order trips the fraud rules)',
-		{
-			resource: 'transaction',
-			operation: 'initiate',
-			orderId: '={{ $json.orderId }}',
-			paymentMode: 'card',
-			cardNumber: '4111 1111 1111 1111',
-			cardExpMonth: '12',
-			cardExpYear: expiryYear,
-			cardCVV: '123',
-			cardHolderName: 'Card Holder',
-			redirectionUrl: 'https://shop.example.com/payment/done',
-			secureCard: true,
-			customerAuthentication: 'cvvAndOtp',
-		},
-		orders.items.map((item) => item.json),
-		{ continueOnFail: true },
-	);
+	const expiryYear = String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0');
+	const [payment] = await step('Transaction → Initiate: the customer pays by card (and stores it)', {
+		resource: 'transaction',
+		operation: 'initiate',
+		orderId: order.orderId,
+		paymentMode: 'card',
+		cardNumber: '4111 1111 1111 1111',
+		cardExpMonth: '12',
+		cardExpYear: expiryYear,
+		cardCVV: '123',
+		cardHolderName: 'Jane Doe',
+		redirectionUrl: 'https://shop.example.com/payment/done',
+		secureCard: true,
+		customerAuthentication: 'cvvAndOtp',
+	});
 
-	const paid = payments.items.filter((item) => item.json.paymentId);
-	for (const item of paid) sandbox.completeAuthentication(item.json.paymentId, 'success');
-	console.log(`\n── The customer confirms the payment in the browser (the sandbox completes ${paid.length} authentication)`);
+	sandbox.completeAuthentication(payment.paymentId, 'success');
+	console.log('\n── The customer confirms with CVV and OTP on the authentication page; the gateway notifies the merchant');
+	await notified('Payment Gateway Trigger: the notification, signature checked and status re-checked with the gateway', 1);
 
-	await step(
-		'Status → Get by Order ID',
-		{ resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' },
-		paid.map((item) => item.json),
-	);
+	await step('Status → Get by Order ID', { resource: 'status', operation: 'getByOrderId', orderId: order.orderId });
 
-	const cards = await step(
-		'Digital Card → Get Many (one item per stored card)',
-		{ resource: 'digitalCard', operation: 'getMany', customerId: '={{ $json.securedCardDetails.customerId }}' },
-		paid.map((item) => item.json),
-	);
+	await step('Transaction → Refund: 15 of the 40 back to the customer', {
+		resource: 'transaction',
+		operation: 'refund',
+		paymentId: payment.paymentId,
+		amount: 15,
+	});
+	await notified('Payment Gateway Trigger: the refund notification', 2);
 
-	await step(
-		'Digital Card → Delete',
-		{
-			resource: 'digitalCard',
-			operation: 'delete',
-			customerId: '={{ $json.customerId }}',
-			digitalCardId: '={{ $json.digitalCardId }}',
-		},
-		cards.items.map((item) => item.json),
-	);
+	await step('Status → Get by Payment ID', { resource: 'status', operation: 'getByPaymentId', paymentId: payment.paymentId });
 
-	await step(
-		'Digital Card → Delete again (the gateway answers 404)',
-		{
-			resource: 'digitalCard',
-			operation: 'delete',
-			customerId: '={{ $json.customerId }}',
-			digitalCardId: '={{ $json.digitalCardId }}',
-		},
-		cards.items.map((item) => item.json),
-		{ expectError: true },
-	);
-
-	console.log(`\nThe sandbox received ${sandbox.requests.length} signed requests.`);
+	console.log(`\nThe sandbox received ${sandbox.requests.length} signed requests and sent ${sandbox.notifications.length} notifications.`);
+	await trigger.close();
 	await sandbox.close();
 	if (failures > 0) {
-		console.log(`${failures} step(s) failed unexpectedly.`);
+		console.log(`${failures} step(s) failed.`);
 		process.exitCode = 1;
 	}
 }

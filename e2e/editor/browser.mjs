@@ -6,18 +6,14 @@ import { createRequire } from 'node:module';
 import { chromium, selectors } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
-const { mustRun } = require('../lib/processes');
+const { aptInstall } = require('../lib/apt');
 
 export const CHROMIUM = process.env.EDITOR_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Installs Debian's Chromium when it is missing (apt-get, as root or through sudo). */
 export async function ensureChromium(log) {
 	if (existsSync(CHROMIUM)) return;
-	const asRoot = process.getuid?.() === 0;
-	const apt = (what, args) =>
-		asRoot ? mustRun(what, 'apt-get', args, { log }) : mustRun(what, 'sudo', ['apt-get', ...args], { log });
-	await apt('apt-get update', ['update', '-qq']);
-	await apt('installed Chromium (Debian package)', ['install', '-y', '-qq', 'chromium']);
+	await aptInstall('Chromium (Debian package)', ['chromium'], { log });
 }
 
 export function launchBrowser() {

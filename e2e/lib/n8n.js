@@ -11,7 +11,7 @@
 //   const tables = await n8n.readTables();                 // for the leak search
 //   await n8n.stop();
 //
-// A deployment module exports { name, databaseEnv(n8n), start(n8n), readTables(n8n) }; see single.js.
+// A deployment module exports { name, databaseEnv(n8n), start(n8n), readTables(n8n) }; see single.js and queue.js.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -20,7 +20,7 @@ const path = require('node:path');
 const { paths } = require('./package');
 const { run, freePort, onCleanUp, seconds } = require('./processes');
 
-const DEPLOYMENTS = { single: () => require('./single') };
+const DEPLOYMENTS = { single: () => require('./single'), queue: () => require('./queue') };
 
 // An n8n command takes 3-9 s here; one that hangs must not hang the check.
 const COMMAND_TIMEOUT_MS = Number(process.env.E2E_N8N_TIMEOUT_MS || 180_000);
@@ -53,7 +53,7 @@ function parseJson(text) {
 function baseEnv(userFolder) {
 	const env = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		if (!key.startsWith('N8N_') && !key.startsWith('DB_') && !key.startsWith('QUEUE_')) env[key] = value;
+		if (!/^(N8N_|DB_|QUEUE_|EXECUTIONS_|OFFLOAD_)/.test(key)) env[key] = value;
 	}
 	return {
 		...env,
@@ -83,7 +83,7 @@ function baseEnv(userFolder) {
 /**
  * @param {object} options
  * @param {string} options.userFolder  N8N_USER_FOLDER (the package is installed in its .n8n/nodes beforehand)
- * @param {string} [options.deployment]  'single' (default; E2E_N8N_DEPLOYMENT overrides)
+ * @param {string} [options.deployment]  'single' (default; E2E_N8N_DEPLOYMENT overrides) or 'queue'
  * @param {(message: string) => void} [options.log]
  */
 async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYMENT || 'single', log = console.log }) {

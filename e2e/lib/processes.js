@@ -24,21 +24,23 @@ function signalGroup(child, signal) {
 	}
 }
 
-/** SIGTERM, then SIGKILL after `graceMs`; resolves with how the child ended. */
-async function stopChild(child, exited, graceMs) {
-	if (child.exitCode === null && child.signalCode === null) {
-		signalGroup(child, 'SIGTERM');
-		const outcome = await Promise.race([exited, sleep(graceMs).then(() => 'timeout')]);
-		if (outcome !== 'timeout') return outcome;
-		signalGroup(child, 'SIGKILL');
-	}
-	const outcome = await exited;
-	return { ...outcome, killed: true };
+/**
+ * `stopSignal` (SIGTERM unless the child asked for another), then SIGKILL after `graceMs`; resolves with how the child
+ * ended, `killed` when it took SIGKILL.
+ */
+async function stopChild({ child, exited, stopSignal = 'SIGTERM' }, graceMs) {
+	if (child.exitCode !== null || child.signalCode !== null) return exited;
+	signalGroup(child, stopSignal);
+	const outcome = await Promise.race([exited, sleep(graceMs).then(() => 'timeout')]);
+	if (outcome !== 'timeout') return outcome;
+	signalGroup(child, 'SIGKILL');
+	return { ...(await exited), killed: true };
 }
 
-function track(child) {
+/** `stopSignal`: how the child wants to be stopped; `stopLast`: a service the other children use (a database). */
+function track(child, { stopSignal, stopLast = false } = {}) {
 	const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-	const entry = { child, exited };
+	const entry = { child, exited, stopSignal, stopLast };
 	running.add(entry);
 	exited.then(() => running.delete(entry));
 	return entry;
@@ -48,16 +50,19 @@ function track(child) {
  * Runs a command to its end; resolves with { code, signal, stdout, stderr }. A command still running after
  * `timeoutMs` is stopped and counts as failed (code 124). `inherit` streams its output instead of keeping it.
  */
-function run(command, args, { cwd, env = process.env, inherit = false, timeoutMs = 0 } = {}) {
+function run(command, args, { cwd, env = process.env, inherit = false, timeoutMs = 0, uid, gid } = {}) {
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, {
 			cwd,
 			env,
+			uid,
+			gid,
 			detached: true,
 			stdio: inherit ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
 		});
 		child.on('error', reject);
-		const { exited } = track(child);
+		const entry = track(child);
+		const { exited } = entry;
 		let stdout = '';
 		let stderr = '';
 		child.stdout?.on('data', (chunk) => (stdout += chunk));
@@ -67,7 +72,7 @@ function run(command, args, { cwd, env = process.env, inherit = false, timeoutMs
 			timeoutMs > 0 &&
 			setTimeout(() => {
 				timedOut = true;
-				stopChild(child, exited, 5000);
+				stopChild(entry, 5000);
 			}, timeoutMs);
 		exited.then(({ code, signal }) => {
 			clearTimeout(timer);
@@ -90,19 +95,22 @@ async function mustRun(what, command, args, options = {}) {
 }
 
 /**
- * Starts a long-running process writing stdout and stderr into `logFile`.
+ * Starts a long-running process writing stdout and stderr into `logFile`. `stopSignal` (default SIGTERM) is what
+ * stop() and the clean-up send first; `stopLast` services (databases) are stopped at clean-up after the others;
+ * `uid`/`gid` run it as another user.
  * Returns { pid, running(), exited, stop(graceMs), keep() }; stop() resolves with { code, signal, killed }.
  */
-function startService(command, args, { cwd, env, logFile }) {
+function startService(command, args, { cwd, env, logFile, stopSignal, stopLast, uid, gid }) {
 	const out = fs.openSync(logFile, 'a');
-	const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', out, out] });
+	const child = spawn(command, args, { cwd, env, uid, gid, detached: true, stdio: ['ignore', out, out] });
 	fs.closeSync(out);
-	const { exited } = track(child);
+	const entry = track(child, { stopSignal, stopLast });
+	const { exited } = entry;
 	return {
 		pid: child.pid,
 		running: () => child.exitCode === null && child.signalCode === null,
 		exited,
-		stop: (graceMs = 30_000) => stopChild(child, exited, graceMs),
+		stop: (graceMs = 30_000) => stopChild(entry, graceMs),
 		/** Leaves it running after this process ends (clean-up no longer stops it). */
 		keep() {
 			for (const entry of running) if (entry.child === child) running.delete(entry);
@@ -131,23 +139,29 @@ function onCleanUp(fn) {
 
 let cleaning;
 /**
- * Stops every child still running, then runs the clean-ups (children first: a command still running must not see
- * the sandbox go away and report that as its own failure). Safe to call more than once.
+ * Stops every child still running (the services others use last), then runs the clean-ups (children first: a command
+ * still running must not see the sandbox go away and report that as its own failure). Safe to call more than once.
  */
 function cleanUp() {
 	cleaning ??= (async () => {
-		await Promise.all([...running].map(({ child, exited }) => stopChild(child, exited, 10_000)));
+		const stopAll = (last) =>
+			Promise.all([...running].filter((entry) => entry.stopLast === last).map((entry) => stopChild(entry, 10_000)));
+		await stopAll(false);
+		await stopAll(true);
 		for (const fn of cleanUps.reverse()) await Promise.resolve().then(fn).catch(() => {});
 	})();
 	return cleaning;
 }
+
+let interrupted = false;
+/** Whether the check was interrupted (SIGINT/SIGTERM): what fails afterwards is what the interruption stopped. */
+const wasInterrupted = () => interrupted;
 
 /**
  * Runs a check's main function: clean-up on success, on failure and on SIGINT/SIGTERM, then exits with the code
  * main resolved to (1 when it threw, 130 when interrupted).
  */
 function runCheck(main, { onError = (error) => console.error(error?.stack ?? error) } = {}) {
-	let interrupted = false;
 	for (const signal of ['SIGINT', 'SIGTERM']) {
 		process.on(signal, async () => {
 			if (interrupted) return;
@@ -173,4 +187,4 @@ function runCheck(main, { onError = (error) => console.error(error?.stack ?? err
 		});
 }
 
-module.exports = { run, mustRun, startService, freePort, onCleanUp, cleanUp, runCheck, seconds, sleep };
+module.exports = { run, mustRun, startService, freePort, onCleanUp, cleanUp, runCheck, wasInterrupted, seconds, sleep };

@@ -173,3 +173,16 @@ describe(`Digital Card → Get Many with concurrency ${CONCURRENCY}`, () => {
 		expect(proxy.maxInFlight).toBe(CONCURRENCY);
 	});
 });
+
+describe('the Concurrency cap', () => {
+	it('a saved workflow asking for more than 100 gets 100 in flight at most', async () => {
+		const many = Array.from({ length: 130 }, () => ({ id: orderIds[0] }));
+		sandbox.clearLog();
+		sandbox.setLatency(LATENCY_MS);
+		proxy.resetCount();
+		const result = await runNode(sandbox, status('getByOrderId', { concurrency: 500 }), many, viaProxy());
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(130);
+		expect(proxy.maxInFlight).toBe(100);
+	});
+});

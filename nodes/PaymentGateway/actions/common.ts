@@ -53,14 +53,21 @@ const headerOptions: INodeProperties[] = [
 	},
 ];
 
+/**
+ * Past 100 requests in flight the gateway's rate limits (undocumented) are the likelier bound than the waiting:
+ * 1,000 status reads at 40 s each take 13 minutes at 50 and 7 at 100. A 429 is retried with Max Retries.
+ */
+export const MAX_CONCURRENCY = 100;
+
 const readOptions: INodeProperties[] = [
 	{
 		displayName: 'Concurrency',
 		name: 'concurrency',
 		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 50 },
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 		default: 1,
-		description: 'How many requests may be in flight at once when many items come in',
+		description:
+			'How many requests may be in flight at once when many items come in, up to 100. The gateway can take 30-40 s per answer: 1,000 orders then take about 7 minutes at 100.',
 	},
 	{
 		displayName: 'Max Retries',

@@ -5,6 +5,7 @@ import type { Gateway } from '../transport/request';
 import { openGateway } from '../transport/request';
 import { InvalidCredential, InvalidInput } from '../validation';
 import type { OperationModule } from './common';
+import { MAX_CONCURRENCY } from './common';
 import * as digitalCard from './digitalCard';
 import * as order from './order';
 import * as status from './status';
@@ -61,7 +62,7 @@ function errorItem(ctx: IExecuteFunctions, error: ItemError, itemIndex: number):
 function concurrencyOf(ctx: IExecuteFunctions): number {
 	// Only read operations offer the option; the others always run one item at a time.
 	const value = ctx.getNodeParameter('options.concurrency', 0, 1);
-	return typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), 50) : 1;
+	return typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), MAX_CONCURRENCY) : 1;
 }
 
 /**

@@ -5,6 +5,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	INode,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
@@ -170,10 +171,10 @@ function beforeDeadline(
 }
 
 /** A body with both skip flags set is refused by the gateway; it must never leave the node. */
-function assertSendable(host: GatewayHost, call: GatewayCall, itemIndex: number) {
+function assertSendable(node: INode, call: GatewayCall, itemIndex: number) {
 	if (call.body?.skipCVVandOTP === true && call.body?.skipCVVOnlyFlag === true) {
 		throw new NodeOperationError(
-			host.getNode(),
+			node,
 			'skipCVVandOTP and skipCVVOnlyFlag cannot both be true: choose one kind of customer authentication',
 			{ itemIndex },
 		);
@@ -189,7 +190,9 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 	const credentials: ICredentialDataDecryptedObject = await host.getCredentials(CREDENTIAL_NAME);
 	const clientId = text(credentials.clientId);
 	const clientSecret = text(credentials.clientSecret);
-	const credentialRef = host.getNode().credentials?.[CREDENTIAL_NAME];
+	// getNode() copies the node on every call: once per execution is enough.
+	const node = host.getNode();
+	const credentialRef = node.credentials?.[CREDENTIAL_NAME];
 	// Handing the decrypted credential to the helper saves decrypting it again for every request.
 	const credentialOptions = {
 		credentialsDecrypted: {
@@ -229,9 +232,8 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 
 	async function request(call: GatewayCall, settings: CallSettings): Promise<IDataObject> {
 		const { itemIndex } = settings;
-		const node = host.getNode();
 		const label = ENDPOINT_LABELS[call.endpoint];
-		assertSendable(host, call, itemIndex);
+		assertSendable(node, call, itemIndex);
 		const base = basesOf();
 		const timeout = settings.timeout ?? DEFAULT_TIMEOUT_MS;
 		const isWrite = call.method === 'POST';

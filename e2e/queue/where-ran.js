@@ -1,0 +1,64 @@
+'use strict';
+
+// Which worker ran which execution, from the processes' own logs. The execution record names no worker, and the
+// worker id n8n reports is the same for every worker in a container, so: each worker's log says "Worker started
+// execution <id> (job <job>)", and the process that put it on the queue says "Enqueued execution <id> (job <job>)".
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ENQUEUED = /^Enqueued execution (\d+) \(job (\S+)\)/;
+const STARTED = /^Worker started execution (\d+) \(job (\S+)\)/;
+
+/** The messages of one n8n log file (JSON lines, N8N_LOG_FORMAT=json). */
+function messages(file) {
+	if (!fs.existsSync(file)) return [];
+	return fs
+		.readFileSync(file, 'utf8')
+		.split('\n')
+		.map((line) => {
+			try {
+				return JSON.parse(line).message;
+			} catch {
+				return undefined;
+			}
+		})
+		.filter((message) => typeof message === 'string');
+}
+
+/** [{ executionId, job }] of the lines matching `pattern` in `file`. */
+function logged(file, pattern) {
+	return messages(file)
+		.map((message) => pattern.exec(message))
+		.filter(Boolean)
+		.map(([, executionId, job]) => ({ executionId, job }));
+}
+
+/**
+ * Where each of `executionIds` ran: { byWorker: { role: [ids] }, problems: [text] }. A problem is an execution not
+ * enqueued exactly once, not started by exactly one worker, or started under another job than it was enqueued as.
+ *
+ * @param {string} logDir  n8n's log directory (n8n-<role>.log)
+ * @param {string[]} workers  worker roles, e.g. ['worker-1', 'worker-2']
+ * @param {string[]} enqueuers  roles that put executions on the queue (the webhook processor, main)
+ */
+function whereRan(logDir, executionIds, { workers, enqueuers = ['webhook', 'main'] }) {
+	const file = (role) => path.join(logDir, `n8n-${role}.log`);
+	const enqueued = enqueuers.flatMap((role) => logged(file(role), ENQUEUED));
+	const started = workers.flatMap((role) => logged(file(role), STARTED).map((entry) => ({ ...entry, role })));
+	const byWorker = Object.fromEntries(workers.map((role) => [role, []]));
+	const problems = [];
+	for (const id of executionIds.map(String)) {
+		const queued = enqueued.filter((entry) => entry.executionId === id);
+		const ran = started.filter((entry) => entry.executionId === id);
+		if (queued.length !== 1) problems.push(`execution ${id} enqueued ${queued.length} times`);
+		if (ran.length !== 1) problems.push(`execution ${id} started by ${ran.length} workers`);
+		if (queued.length === 1 && ran.length === 1 && queued[0].job !== ran[0].job) {
+			problems.push(`execution ${id} enqueued as job ${queued[0].job} but started as job ${ran[0].job}`);
+		}
+		for (const entry of ran) byWorker[entry.role].push(id);
+	}
+	return { byWorker, problems };
+}
+
+module.exports = { whereRan };
