@@ -314,5 +314,6 @@ afterAll(() => {
 	const counts =
 		`Fault matrix: ${nodeOperations} operations × ${FAULTS.length} faults × ${MODES.length} modes + the trigger's re-check × ` +
 		`${FAULTS.length} faults = ${cells.length} cells, ${passed.size} passed, ${cells.length - passed.size} failed`;
-	process.stdout.write(`\n${tables.join('\n\n')}\n\n${legend.join('\n')}\n${counts}\n`);
+	// Through jest's console: it prints a file's output in one piece, where workers writing at once would interleave.
+	console.log(`\n${tables.join('\n\n')}\n\n${legend.join('\n')}\n${counts}\n`);
 });

@@ -109,5 +109,5 @@ describe('known bugs in nodes/ (failing until fixed)', () => {
 });
 
 afterAll(() => {
-	process.stdout.write(`\nGenerated inputs checked through the engine: ${checked}, seed ${seed} (FC_SEED=${seed} replays them)\n`);
+	console.log(`\nGenerated inputs checked through the engine: ${checked}, seed ${seed} (FC_SEED=${seed} replays them)\n`);
 });

@@ -99,7 +99,7 @@ describe('known bugs in nodes/ (failing until fixed)', () => {
 
 afterAll(() => {
 	const bugs = [...setAside].map(([bug, count]) => `  ${count} × ${bug}`).join('\n');
-	process.stdout.write(
+	console.log(
 		`\nGenerated inputs checked on the fast path: ${checked}, seed ${seed} (FC_SEED=${seed} npm test replays them)\n` +
 			`Set aside for the known-bug tests:\n${bugs || '  none'}\n`,
 	);
