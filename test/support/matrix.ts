@@ -15,7 +15,7 @@ import { startWebhookServer } from './webhook';
 
 // The cells of the fault matrix (test/engine/fault-matrix.test.ts) and how each runs: the node through n8n's
 // engine, or the trigger served as a production webhook, against a sandbox with the fault armed for the middle
-// item; and small helpers to run many cells at once and print the outcome table.
+// item; and small functions to run many cells at once and print the outcome table.
 
 /** Short enough to keep the hanging cells fast, long enough for a loaded machine to answer the others. */
 export const TIMEOUT = 1500;
