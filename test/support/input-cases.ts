@@ -218,10 +218,11 @@ function optionCases(operation: string, read: boolean): FieldCase[] {
 			fc.constantFrom(MAX_TIMER_MS, MAX_TIMER_MS + 1, 2 ** 32 - 1, 2 ** 32, 1e10, Infinity, 0, -1, -0, Number.NaN, 1000.5, '5000', '', undefined),
 			notText,
 		),
+		// Whole milliseconds that Node's timers can hold; anything else refused, naming the option.
 		(value) =>
 			value === undefined
 				? { sent: 60_000 }
-				: typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS
+				: typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_TIMER_MS
 					? { sent: value }
 					: rules.refused('Timeout (options.timeout)'),
 		(request) => request.timeout,

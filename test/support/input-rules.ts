@@ -35,26 +35,40 @@ export function optionalText(field: string, max: number) {
 	};
 }
 
+/** The amount, by the rules below but exactness: its decimal as text, or undefined when they refuse it. */
+function plainAmount(value: unknown, digits: number): string | undefined {
+	let text: string;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value) || !(value > 0)) return undefined;
+		text = String(value);
+	} else if (typeof value === 'string') {
+		text = value.trim();
+		if (!/^[0-9]+(\.[0-9]+)?$/.test(text)) return undefined;
+	} else {
+		return undefined;
+	}
+	const decimal = exactDecimal(text);
+	if (!decimal || decimal.digits === 0n || decimal.scale > digits) return undefined;
+	if (decimal.digits * 10n ** BigInt(digits - decimal.scale) > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
+	return decimalText(decimal);
+}
+
+/** A decimal string that no double holds exactly: as a JSON number it would be another amount. */
+export function losesDigits(value: unknown, digits: number): boolean {
+	const given = typeof value === 'string' ? plainAmount(value, digits) : undefined;
+	if (given === undefined) return false;
+	const sent = exactDecimal(String(Number(given)));
+	return !sent || decimalText(sent) !== given;
+}
+
 /**
  * An amount: a JSON number or a plain decimal string (ASCII digits, no sign, no exponent), greater than 0, with
  * no more decimals than the currency has, and exact: its minor units an exact integer, and the number sent the
  * very decimal the user gave. `sent` is that decimal as text.
  */
 export function expectedAmount(field: string, value: unknown, digits: number): Expected {
-	let text: string;
-	if (typeof value === 'number') {
-		if (!Number.isFinite(value) || !(value > 0)) return refused(field);
-		text = String(value);
-	} else if (typeof value === 'string') {
-		text = value.trim();
-		if (!/^[0-9]+(\.[0-9]+)?$/.test(text)) return refused(field);
-	} else {
-		return refused(field);
-	}
-	const decimal = exactDecimal(text);
-	if (!decimal || decimal.digits === 0n || decimal.scale > digits) return refused(field);
-	if (decimal.digits * 10n ** BigInt(digits - decimal.scale) > BigInt(Number.MAX_SAFE_INTEGER)) return refused(field);
-	return { sent: decimalText(decimal) };
+	const given = plainAmount(value, digits);
+	return given === undefined || losesDigits(value, digits) ? refused(field) : { sent: given };
 }
 
 /** The amount as the body carries it, which must be a JSON number literal: its decimal text. */
@@ -62,15 +76,6 @@ export function sentAmount(body: string | undefined): string | undefined {
 	const literal = /"amount":(-?[0-9][0-9.eE+-]*)[,}]/.exec(body ?? '')?.[1];
 	const decimal = literal === undefined ? undefined : exactDecimal(literal);
 	return decimal && decimalText(decimal);
-}
-
-/** The string sent is not the decimal given: a double cannot hold that many significant digits. */
-export function losesDigits(value: unknown, digits: number): boolean {
-	if (typeof value !== 'string') return false;
-	const expected = expectedAmount('', value, digits);
-	if (!('sent' in expected)) return false;
-	const decimal = exactDecimal(String(Number(value.trim())));
-	return !decimal || decimalText(decimal) !== expected.sent;
 }
 
 /** Digits of a card number as pasted (spaces, dashes), 12 to 19 ASCII digits passing Luhn. A number whose digits
