@@ -127,26 +127,6 @@ const MISUSES: Misuse[] = [
 ];
 
 /** Misuses the node does not report as it should, by operation: bugs in nodes/, kept as failing tests below. */
-const NODE_BUGS: Array<{ misuse: string; operations: Operation[]; bug: string }> = [
-	{
-		misuse: 'Base URL without the API prefix (the gateway answers "No route found")',
-		operations: SHORT,
-		bug: 'the gateway\'s "No route found" (no such endpoint) gets identifier advice or none: the Base URL goes unnamed',
-	},
-	{
-		misuse: 'Base URL of a JSON service answering 404',
-		operations: SENDING,
-		bug: 'an error answer without the gateway\'s status or resCode is taken for the gateway\'s: the Base URL goes unnamed',
-	},
-	{
-		misuse: 'Base URL of a web site answering HTML',
-		operations: ['order.create', 'order.createCheckout', 'transaction.initiate'],
-		bug: 'a write answered by a web page (HTTP 200, HTML) only says to check the status: the Base URLs go unnamed',
-	},
-];
-const nodeBug = (misuse: Misuse, operation: Operation) =>
-	NODE_BUGS.find((known) => known.misuse === misuse.name && known.operations.includes(operation))?.bug;
-
 /** The error as the user sees it, with what n8n keeps of it, but the node (the user's own parameters). */
 function seenError(error: RecordedNodeError) {
 	const { node: _node, ...rest } = error;
@@ -182,25 +162,15 @@ async function expectClearError(misuse: Misuse, operation: Operation) {
 
 describe('each misuse, through the engine: a clear error naming the field, or a normalization', () => {
 	for (const misuse of MISUSES) {
-		for (const operation of misuse.operations.filter((candidate) => !nodeBug(misuse, candidate))) {
+		for (const operation of misuse.operations) {
 			it(`${misuse.name} · ${operation}`, async () => await expectClearError(misuse, operation));
 		}
 	}
 });
 
-/** What the credential dialog's Test should say: the field for a misuse, success for a normalized value. */
-const DIALOG_BUGS: Record<string, string> = {
-	'encryption key of 62 hexadecimal characters': 'the dialog test never looks at the Card Encryption Key: "Connection successful!"',
-	'encryption key of 64 characters, not hexadecimal': 'the dialog test never looks at the Card Encryption Key: "Connection successful!"',
-	'encryption key given as the 64 bytes of its text, hex-encoded (128 characters)': 'the dialog test never looks at the Card Encryption Key: "Connection successful!"',
-	'Base URL without scheme': 'the dialog test says "Invalid URL", naming no field',
-	'Base URL with another scheme': 'the dialog test says "ERR_BAD_REQUEST", naming no field',
-	'Base URL with spaces around it': 'the dialog test refuses a Base URL the node trims and uses',
-	'Base URL of a JSON service answering 404': 'the dialog test says "Connection successful!" to any JSON with a status field',
-};
-
+/** What the credential dialog's Test says: the field for a misuse, success for a normalized value. */
 describe("each misuse, through the credential dialog's Test", () => {
-	for (const misuse of MISUSES.filter((candidate) => !DIALOG_BUGS[candidate.name] && !/^Checkout/.test(candidate.name))) {
+	for (const misuse of MISUSES.filter((candidate) => !/^Checkout/.test(candidate.name))) {
 		it(misuse.name, async () => {
 			const result = await testCredential(PaymentGatewayApi, sandboxCredentials(sandbox, misuse.credentials()));
 			if (!misuse.field) expect(result).toEqual({ status: 'OK', message: expect.any(String) });
@@ -232,21 +202,4 @@ describe('the trigger with a credential without Client Secret', () => {
 			await server.close();
 		}
 	});
-});
-
-describe('known bugs (failing until fixed)', () => {
-	for (const known of NODE_BUGS) {
-		const misuse = MISUSES.find((candidate) => candidate.name === known.misuse)!;
-		for (const operation of known.operations) {
-			it.failing(`nodes/: ${known.bug} · ${misuse.name} · ${operation}`, async () => await expectClearError(misuse, operation));
-		}
-	}
-	for (const [name, bug] of Object.entries(DIALOG_BUGS)) {
-		const misuse = MISUSES.find((candidate) => candidate.name === name)!;
-		it.failing(`credentials/: ${bug} · ${name}`, async () => {
-			const result = await testCredential(PaymentGatewayApi, sandboxCredentials(sandbox, misuse.credentials()));
-			if (!misuse.field) expect(result.status).toBe('OK');
-			else expect(result).toEqual({ status: 'Error', message: expect.stringContaining(misuse.field) });
-		});
-	}
 });

@@ -79,7 +79,7 @@ const WHAT_TO_DO = /\b(check|run again|raise|lower|try|contact|fix|ask|wait|dele
 const CHECK_STATUS_FIRST = /before[^.]*again.*Status → Get by (Order|Payment) ID|Status → Get by (Order|Payment) ID[^.]*before/i;
 const UNREADABLE = new Set(['endless', 'truncated', 'empty', 'huge', 'deep']);
 
-/** Requirements that some cells break because of a bug in nodes/ (see KNOWN_BUGS). */
+/** Requirements every failure meets. */
 const REQUIREMENTS = {
 	/** The gateway's or the proxy's status, or the network code, the fault calls for. */
 	carriesCode(cell: Cell, failure: Failure) {
@@ -94,41 +94,6 @@ const REQUIREMENTS = {
 	},
 };
 
-/**
- * Bugs in nodes/ the matrix shows. Every cell is held to every requirement but the cells a bug is known to affect;
- * those are checked by one failing test per bug (jest's it.failing), which starts to fail, asking for `.failing` to
- * go, once the bug is fixed.
- */
-interface KnownBug {
-	title: string;
-	requirement: keyof typeof REQUIREMENTS;
-	affects(cell: Cell): boolean;
-}
-
-const KNOWN_BUGS: KnownBug[] = [
-	{
-		title: 'an unreadable answer (empty, cut off, not JSON under HTTP 200, too large, too deep) carries neither resCode nor code',
-		requirement: 'carriesCode',
-		affects: (cell) => UNREADABLE.has(cell.fault.name),
-	},
-	{
-		title: 'a rate-limited write (429) advises Concurrency and Max Retries, options writes do not have',
-		requirement: 'namesOnlyItsOptions',
-		affects: (cell) => cell.operation.kind === 'write' && cell.fault.refusedUnprocessed === true,
-	},
-	{
-		title: "the trigger's failed re-check keeps no network code (ECONNRESET, ETIMEDOUT) in recheckError",
-		requirement: 'carriesCode',
-		affects: (cell) => cell.operation.kind === 'trigger' && cell.fault.expected.code !== undefined,
-	},
-	{
-		title: "the trigger's failed re-check advises Max Retries or Concurrency, options the trigger does not have",
-		requirement: 'namesOnlyItsOptions',
-		affects: (cell) =>
-			cell.operation.kind === 'trigger' && (cell.fault.expected.resCode !== undefined || cell.fault.timesOut === true),
-	},
-];
-
 function expectFailure(cell: Cell, failure: Failure) {
 	const { fault, operation } = cell;
 	expect(failure.message).toEqual(expect.any(String));
@@ -137,9 +102,7 @@ function expectFailure(cell: Cell, failure: Failure) {
 		expect(failure.message).toBe(`${operation.label}: the gateway did not answer within the time-out of ${TIMEOUT} ms`);
 	}
 	if (operation.kind === 'write' && !fault.refusedUnprocessed) expect(failure.description).toMatch(CHECK_STATUS_FIRST);
-	for (const [name, requirement] of Object.entries(REQUIREMENTS)) {
-		if (!KNOWN_BUGS.some((bug) => bug.requirement === name && bug.affects(cell))) requirement(cell, failure);
-	}
+	for (const requirement of Object.values(REQUIREMENTS)) requirement(cell, failure);
 }
 
 /** The failure of the middle item, when the cell has one (reads given retries recover). */
@@ -149,21 +112,6 @@ function failureIfAny(cell: Cell): Failure | undefined {
 	if (cell.mode === 'stop') return run.result.error ? failureOf(run, 'stop') : undefined;
 	const middle = run.result.items[1]?.json ?? {};
 	return middle.error === undefined && middle.recheckError === undefined ? undefined : failureOf(run, cell.mode);
-}
-
-/** The known bugs a cell shows. */
-function bugsShown(cell: Cell): string[] {
-	const failure = failureIfAny(cell);
-	if (!failure) return [];
-	return KNOWN_BUGS.filter((bug) => {
-		if (!bug.affects(cell)) return false;
-		try {
-			REQUIREMENTS[bug.requirement](cell, failure);
-			return false;
-		} catch {
-			return true;
-		}
-	}).map((bug) => String.fromCharCode(65 + KNOWN_BUGS.indexOf(bug)));
 }
 
 /** The transport's first back-off when the gateway names no Retry-After. */
@@ -266,16 +214,6 @@ describe('the leak search', () => {
 	});
 });
 
-describe('known bugs in nodes/ (failing until fixed)', () => {
-	for (const bug of KNOWN_BUGS) {
-		it.failing(bug.title, () => {
-			const affected = cells.filter((cell) => bug.affects(cell) && failureIfAny(cell));
-			expect(affected.length).toBeGreaterThan(0);
-			for (const cell of affected) REQUIREMENTS[bug.requirement](cell, failureIfAny(cell)!);
-		});
-	}
-});
-
 /** What happened in a cell, in a few characters: the middle item's outcome and how often it reached the sandbox. */
 function outcome(cell: Cell): string {
 	const run = runs.get(cell.id);
@@ -292,8 +230,7 @@ function outcome(cell: Cell): string {
 		const failure = failureOf(run, cell.mode);
 		what = `err ${String(failure.resCode ?? failure.code ?? '-')}`;
 	}
-	const bugs = bugsShown(cell);
-	return `${what} ${sent}x${bugs.length ? ` bug ${bugs.join(',')}` : ''}${passed.has(cell.id) ? '' : ' FAIL'}`;
+	return `${what} ${sent}x${passed.has(cell.id) ? '' : ' FAIL'}`;
 }
 
 afterAll(() => {
@@ -306,14 +243,10 @@ afterAll(() => {
 		]);
 		return `${MODE_TITLES[mode]} (middle item: outcome, requests it made):\n${textTable([header, ...rows])}`;
 	});
-	const legend = KNOWN_BUGS.map((bug, index) => {
-		const shown = cells.filter((cell) => bugsShown(cell).includes(String.fromCharCode(65 + index))).length;
-		return `bug ${String.fromCharCode(65 + index)} (${shown} cells): ${bug.title}`;
-	});
 	const nodeOperations = OPERATIONS.filter((operation) => operation.kind !== 'trigger').length;
 	const counts =
 		`Fault matrix: ${nodeOperations} operations × ${FAULTS.length} faults × ${MODES.length} modes + the trigger's re-check × ` +
 		`${FAULTS.length} faults = ${cells.length} cells, ${passed.size} passed, ${cells.length - passed.size} failed`;
 	// Through jest's console: it prints a file's output in one piece, where workers writing at once would interleave.
-	console.log(`\n${tables.join('\n\n')}\n\n${legend.join('\n')}\n${counts}\n`);
+	console.log(`\n${tables.join('\n\n')}\n\n${counts}\n`);
 });
