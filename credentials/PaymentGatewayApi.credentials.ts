@@ -9,6 +9,7 @@ import type {
 
 import { signRequest } from '../nodes/PaymentGateway/transport/crypto';
 import { merchantHeaders } from '../nodes/PaymentGateway/transport/headers';
+import { checkCredentialFields } from '../nodes/PaymentGateway/validation';
 
 const MERCHANT_HEADER_NAMES = [
 	'x-merchant-domain',
@@ -164,6 +165,8 @@ export class PaymentGatewayApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		// The dialog's Test is the one request that meets the credential before any node has checked it.
+		if (requestOptions.url === CREDENTIAL_TEST_PATH) checkCredentialFields(credentials);
 		const clientId = text(credentials.clientId);
 		const clientSecret = text(credentials.clientSecret);
 
@@ -198,7 +201,7 @@ export class PaymentGatewayApi implements ICredentialType {
 	 */
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
 			url: CREDENTIAL_TEST_PATH,
 			method: 'GET',
 			ignoreHttpStatusErrors: true,
@@ -219,8 +222,10 @@ export class PaymentGatewayApi implements ICredentialType {
 				),
 			),
 			testRule('message', 'No route found', WRONG_BASE_URL),
-			// Every answer of the merchant API carries `status`; a page without one comes from somewhere else.
+			testRule('errMessage', 'No route found', WRONG_BASE_URL),
+			// Every answer of the merchant API carries `status` and `resCode`; a page without them comes from elsewhere.
 			testRule('status', undefined, WRONG_BASE_URL),
+			testRule('resCode', undefined, WRONG_BASE_URL),
 		],
 	};
 }

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 /**
  * Pure checks of operation inputs. Each failure names the parameter and never repeats the value it refused,
  * because the value may be card data.
@@ -13,6 +15,48 @@ export class InvalidInput extends Error {
 
 /** A field of the Payment Gateway API credential is unusable; the value is never repeated, it may be a secret. */
 export class InvalidCredential extends InvalidInput {}
+
+function credentialText(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : '';
+}
+
+/** A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. */
+function baseAddress(field: string, value: unknown): string {
+	const address = credentialText(value).replace(/\/+$/, '');
+	if (!/^https?:\/\//i.test(address)) throw new InvalidCredential(field, 'must start with https:// or http://');
+	if (!URL.canParse(address)) throw new InvalidCredential(field, 'is not a valid web address');
+	const parsed = new URL(address);
+	if (parsed.search || parsed.hash || address.includes('?') || address.includes('#')) {
+		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…)');
+	}
+	return address;
+}
+
+/** Where each path family is sent, once the client's identity is there to sign with. */
+export function baseAddresses(credentials: IDataObject): { short: string; long: string } {
+	if (!credentialText(credentials.clientId)) throw new InvalidCredential('Client ID', 'is empty');
+	if (!credentialText(credentials.clientSecret)) throw new InvalidCredential('Client Secret', 'is empty');
+	const short = baseAddress('Base URL', credentials.baseUrl);
+	const long = credentialText(credentials.checkoutBaseUrl)
+		? baseAddress('Checkout Base URL', credentials.checkoutBaseUrl)
+		: short;
+	return { short, long };
+}
+
+/** The key as AES-256 takes it: 64 hexadecimal characters decoded to 32 bytes (as text it would be 64 bytes). */
+export function cardEncryptionKey(value: unknown): Buffer {
+	const key = credentialText(value);
+	if (!/^[0-9a-fA-F]{64}$/.test(key)) {
+		throw new InvalidCredential('Card Encryption Key', 'must be the 64 hexadecimal characters from the merchant dashboard');
+	}
+	return Buffer.from(key, 'hex');
+}
+
+/** Every field of the credential a request or a payment needs, checked at once (the credential dialog's Test). */
+export function checkCredentialFields(credentials: IDataObject): void {
+	baseAddresses(credentials);
+	cardEncryptionKey(credentials.cardEncryptionKey);
+}
 
 /** Longest text a field takes unless it says otherwise: the gateway documents no limits, this keeps junk out. */
 export const TEXT_LIMIT = 255;
@@ -61,9 +105,19 @@ export function currencyDigits(currency: string): number {
 }
 
 export function validateCurrency(field: string, value: unknown): string {
-	const code = requireText(field, value).toUpperCase();
-	if (!/^[A-Z]{3}$/.test(code)) throw new InvalidInput(field, 'must be a three-letter currency code, like USD or OMR');
-	return code;
+	const code = requireText(field, value);
+	// Checked before upper-casing: Unicode case mapping turns 'ſ' into 'S' and 'ß' into 'SS'.
+	if (!/^[A-Za-z]{3}$/.test(code)) throw new InvalidInput(field, 'must be a three-letter currency code, like USD or OMR');
+	return code.toUpperCase();
+}
+
+/** Node's timers take whole milliseconds up to 2^31-1; anything else would end a request at once or not at all. */
+export function validateTimeout(field: string, value: unknown): number | undefined {
+	if (value === undefined) return undefined;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2_147_483_647) {
+		throw new InvalidInput(field, 'must be a whole number of milliseconds from 1 to 2147483647');
+	}
+	return value;
 }
 
 /** Digits after the point of a plain decimal, ignoring trailing zeros; Infinity for exponent notation of small numbers. */
@@ -86,6 +140,11 @@ export function validateAmount(field: string, value: unknown, digits = 2, unit =
 		if (!/^\d+(\.\d+)?$/.test(text)) throw new InvalidInput(field, 'must be a number greater than 0, like 25.50');
 		amount = Number(text);
 		decimals = decimalsOf(text);
+		// More significant digits than a JSON number carries would send another amount than the one given.
+		const canonical = text.replace(/^0+(?=\d)/, '').replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+		if (String(amount) !== canonical && Number.isFinite(amount) && amount > 0) {
+			throw new InvalidInput(field, 'has more digits than can be sent exactly');
+		}
 	} else if (typeof value === 'number') {
 		amount = value;
 		decimals = decimalsOf(String(value));
@@ -124,10 +183,13 @@ function protocolOf(url: string): string {
 	}
 }
 
+/** As sent: `https:host` or a space would reach the gateway written as given, which a browser reads otherwise. */
+const PLAIN_WEB_ADDRESS = /^https?:\/\/[^\s\\/?#\p{Cc}][^\s\\\p{Cc}]*$/iu;
+
 export function validateUrl(field: string, value: unknown): string {
 	const url = requireText(field, value, 2048);
-	if (!/^https?:$/.test(protocolOf(url)))
-		throw new InvalidInput(field, 'must be an absolute URL starting with https:// or http://');
+	if (!/^https?:$/.test(protocolOf(url)) || !PLAIN_WEB_ADDRESS.test(url))
+		throw new InvalidInput(field, 'must be an absolute URL starting with https:// or http://, without spaces');
 	return url;
 }
 
@@ -146,6 +208,9 @@ function passesLuhn(digits: string): boolean {
 
 /** Spaces and dashes are how people copy card numbers; anything else is refused. */
 export function validateCardNumber(field: string, value: unknown): string {
+	if (typeof value === 'number' && !Number.isSafeInteger(value)) {
+		throw new InvalidInput(field, 'must be given as text: as a number it has lost digits');
+	}
 	const digits = requireText(field, value).replace(/[\s-]/g, '');
 	if (!/^\d{12,19}$/.test(digits)) throw new InvalidInput(field, 'must be 12 to 19 digits');
 	if (!passesLuhn(digits)) throw new InvalidInput(field, 'is not a valid card number (check digit mismatch)');
@@ -184,7 +249,22 @@ export function validateCvv(field: string, value: unknown, required: boolean): s
 	return cvv;
 }
 
+/** Text that goes into a URL: a lone surrogate cannot be encoded and would be sent as another identifier. */
+export function requireUrlText(field: string, value: unknown): string {
+	const result = requireText(field, value);
+	if (/\p{Cs}/u.test(result)) throw new InvalidInput(field, 'contains a broken character (a lone surrogate)');
+	return result;
+}
+
 /** Identifiers go into URL paths: they must be non-empty and are encoded so that they cannot change the path. */
 export function pathSegment(field: string, value: unknown): string {
-	return encodeURIComponent(requireText(field, value));
+	return encodeURIComponent(requireUrlText(field, value));
+}
+
+/** HTTP header values are Latin-1 without line breaks or controls; anything else cannot be sent. */
+export function validateHeaderValue(field: string, value: string): string {
+	if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
+		throw new InvalidInput(field, 'contains characters a request header cannot carry (line breaks, controls or non-Latin-1)');
+	}
+	return value;
 }

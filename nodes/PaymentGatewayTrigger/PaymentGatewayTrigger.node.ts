@@ -11,6 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { fetchOrderStatus } from '../PaymentGateway/actions/status/getByOrderId.operation';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
+import { validateTimeout } from '../PaymentGateway/validation';
 import type { Notification, Outcome } from './notification';
 import { outcomeOf, readNotification } from './notification';
 
@@ -22,10 +23,14 @@ function answer(ctx: IWebhookFunctions, statusCode: number, body: IDataObject): 
 	response.end(JSON.stringify(body));
 }
 
+const NOT_CONFIRMED =
+	'The gateway did not confirm the status: check the payment with Status → Get by Order ID or Get by Payment ID before acting on this notification.';
+
 /** The notification with the status the gateway confirms; when the re-check fails, the claim stays, marked so. */
-async function confirmed(ctx: IWebhookFunctions, notification: Notification, timeout: number): Promise<IDataObject> {
+async function confirmed(ctx: IWebhookFunctions, notification: Notification, timeoutOption: unknown): Promise<IDataObject> {
 	const notifiedStatus = notification.status;
 	try {
+		const timeout = validateTimeout('Timeout (options.timeout)', timeoutOption) ?? DEFAULT_TIMEOUT_MS;
 		const gateway = await openGateway(ctx);
 		const record = await fetchOrderStatus(gateway, notification.orderId, { itemIndex: 0, timeout });
 		// check-status tells the order's latest payment: another payment's status says nothing about this one.
@@ -37,7 +42,8 @@ async function confirmed(ctx: IWebhookFunctions, notification: Notification, tim
 				recheckError: {
 					message: "The gateway's latest payment of this order is another one: this payment's status is not confirmed",
 					resCode: null,
-					description: 'Check the payment with Status → Get by Payment ID before acting on this notification.',
+					code: null,
+					description: NOT_CONFIRMED,
 				},
 			};
 		}
@@ -57,7 +63,9 @@ async function confirmed(ctx: IWebhookFunctions, notification: Notification, tim
 			recheckError: {
 				message: failure.message ?? 'The status re-check failed',
 				resCode: (failure.context?.resCode as number | undefined) ?? null,
-				description: failure.description ?? null,
+				code: (failure.context?.code as string | undefined) ?? null,
+				// The node's advice names options the trigger does not have; what to do here is the same every time.
+				description: NOT_CONFIRMED,
 			},
 		};
 	}
@@ -167,7 +175,7 @@ export class PaymentGatewayTrigger implements INodeType {
 		const item =
 			options.recheckStatus === false
 				? { ...notification, notifiedStatus: notification.status, statusVerified: false }
-				: await confirmed(this, notification, (options.timeout as number | undefined) ?? DEFAULT_TIMEOUT_MS);
+				: await confirmed(this, notification, options.timeout);
 
 		const outcomes = this.getNodeParameter('outcomes', []) as Outcome[];
 		if (outcomes.length > 0 && !outcomes.includes(outcomeOf(item))) return { noWebhookResponse: true };

@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RunWorkflowResult } from '../support/engine';
+import type { LeakSearchTerms } from '../support/leaks';
+import { findLeaks as findLeaksOf, runMaterial, sandboxSecrets } from '../support/leaks';
 import type { Sandbox } from '../support/fixtures';
 import { createOrder, futureYear, orderParameters, runNode, startSandbox } from '../support/fixtures';
 
@@ -36,97 +38,15 @@ const MALFORMED_KEY = 'not-a-key-' + 'q'.repeat(54);
 /** Everything collected from every run, for the final sweep. */
 const collected: unknown[] = [];
 
-/**
- * With "Continue (using error output)", n8n itself merges the paired input item into each error-output item
- * (WorkflowExecute.handleNodeErrorOutput); only `error` and `details` there come from the node.
- */
-function nodePartOfErrorOutput(main: unknown): unknown {
-	if (!Array.isArray(main) || main.length < 2) return main;
-	return main.map((output: Array<{ json: IDataObject }> | null, index) =>
-		index === 0 || !output
-			? output
-			: output.map((item) => ({ ...item, json: { error: item.json.error, details: item.json.details } })),
-	);
-}
-
-function material(result: RunWorkflowResult): Record<string, unknown> {
-	const runData = (result.runData[NODE_NAME] ?? []).map((task) => ({
-		...task,
-		data: task.data ? { ...task.data, main: nodePartOfErrorOutput(task.data.main) } : task.data,
-	}));
-	return {
-		items: result.items,
-		outputs: nodePartOfErrorOutput(result.outputs),
-		error: result.error
-			? { ...result.error, message: result.error.message, description: result.error.description, stack: result.error.stack }
-			: undefined,
-		runData,
-		executionError: result.run?.data.resultData.error,
-		credentialUpdates: result.credentialUpdates,
-	};
-}
-
-function forbiddenStrings(): string[] {
-	const { active, inactive } = sandbox.clients;
-	const basic = (id: string, secret: string) => Buffer.from(`${id}:${secret}`).toString('base64');
-	return [
-		active.clientSecret,
-		inactive.clientSecret,
-		WRONG_SECRET,
-		sandbox.cardEncryptionKey,
-		WRONG_KEY,
-		MALFORMED_KEY,
-		basic(active.clientId, active.clientSecret),
-		basic(inactive.clientId, inactive.clientSecret),
-		basic(active.clientId, WRONG_SECRET),
-		...Object.values(CARDS),
-		'4111 1111 1111 1112',
-	];
-}
-
-/** All string leaves of a value, with their JSON paths. */
-function stringLeaves(value: unknown, path = '$', seen = new Set<unknown>()): Array<[string, string]> {
-	if (typeof value === 'string') return [[path, value]];
-	if (value === null || typeof value !== 'object' || seen.has(value)) return [];
-	seen.add(value);
-	return Object.entries(value as object).flatMap(([key, child]) => stringLeaves(child, `${path}.${key}`, seen));
-}
-
-/**
- * Finds secrets in a value: exact forbidden strings anywhere (numbers included, via JSON); the CVV as a
- * standalone token; and in strings, any run of 5 or more card digits (spaces and dashes between digits
- * ignored), which allows the last four digits and nothing longer. Hex tokens containing a letter (ids,
- * signatures, hashes) cannot be card numbers and are skipped, so random hex digits cannot cause a false alarm.
- */
-function findLeaks(value: unknown): string[] {
-	const leaks: string[] = [];
-	const text = JSON.stringify(value) ?? '';
-	for (const secret of forbiddenStrings()) {
-		if (text.includes(secret)) leaks.push(`contains ${secret.slice(0, 6)}…`);
-	}
-	if (new RegExp(`(^|[^0-9A-Za-z])${CVV}([^0-9A-Za-z]|$)`).test(text)) leaks.push('contains the CVV');
-
-	const cards = Object.values(CARDS);
-	for (const [path, leaf] of stringLeaves(value)) {
-		const cleaned = leaf
-			.replace(/(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}(?![0-9A-Za-z])/g, ' ')
-			.replace(/(?<=\d)[\s-]+(?=\d)/g, '');
-		for (const run of cleaned.match(/\d{5,}/g) ?? []) {
-			for (const card of cards) {
-				for (let start = 0; start + 5 <= card.length; start++) {
-					if (run.includes(card.slice(start, start + 5))) {
-						leaks.push(`${path} holds more than the last four digits of a card (${run.length} digits)`);
-						start = card.length;
-					}
-				}
-			}
-		}
-	}
-	return [...new Set(leaks)];
-}
+const terms = (): LeakSearchTerms => ({
+	secrets: [...sandboxSecrets(sandbox, [WRONG_SECRET, WRONG_KEY, MALFORMED_KEY]), '4111 1111 1111 1112'],
+	cards: Object.values(CARDS),
+	cvvs: [CVV],
+});
+const findLeaks = (value: unknown) => findLeaksOf(value, terms());
 
 function check(result: RunWorkflowResult): RunWorkflowResult {
-	const found = material(result);
+	const found = runMaterial(result, NODE_NAME);
 	collected.push(found);
 	expect(findLeaks(found)).toEqual([]);
 	return result;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-import { encryptCardDetails, isValidCardEncryptionKey, signRequest } from '../../nodes/PaymentGateway/transport/crypto';
+import { encryptCardDetails, signRequest } from '../../nodes/PaymentGateway/transport/crypto';
+import { cardEncryptionKey, InvalidCredential } from '../../nodes/PaymentGateway/validation';
 import { openssl, opensslHmacHex } from '../support/openssl';
 
 describe('signRequest agrees with openssl', () => {
@@ -47,9 +48,10 @@ describe('encryptCardDetails decrypts with openssl', () => {
 	});
 
 	it('recognises only 64 hexadecimal characters as a key', () => {
-		expect(isValidCardEncryptionKey(key)).toBe(true);
-		expect(isValidCardEncryptionKey(key.slice(2))).toBe(false);
-		expect(isValidCardEncryptionKey(`${key.slice(2)}zz`)).toBe(false);
-		expect(isValidCardEncryptionKey(undefined)).toBe(false);
+		expect(cardEncryptionKey(key)).toEqual(Buffer.from(key, 'hex'));
+		expect(cardEncryptionKey(` ${key.toUpperCase()}\n`)).toEqual(Buffer.from(key, 'hex'));
+		for (const bad of [key.slice(2), `${key.slice(2)}zz`, Buffer.from(key).toString('hex'), undefined]) {
+			expect(() => cardEncryptionKey(bad)).toThrow(InvalidCredential);
+		}
 	});
 });

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { CallSettings, Gateway } from '../transport/request';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
-import { InvalidInput } from '../validation';
+import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation';
 
 /** What every operation module exports; the router runs `execute` once per input item. */
 export interface OperationModule {
@@ -94,6 +94,13 @@ export function optionsCollection(kind: 'write' | 'read', extra: INodeProperties
 	};
 }
 
+const HEADER_LABELS: Record<string, string> = {
+	acceptLanguage: 'Accept-Language',
+	browserFingerprint: 'Browser Fingerprint',
+	userAgent: 'User Agent',
+	merchantIp: 'Merchant IP',
+};
+
 const HEADER_FOR_OPTION: Record<string, string> = {
 	acceptLanguage: 'Accept-Language',
 	browserFingerprint: 'X-MERCHANT-BROWSER-FINGERPRINT',
@@ -111,15 +118,14 @@ export function callSettings(ctx: IExecuteFunctions, itemIndex: number): CallSet
 	const headers: IDataObject = {};
 	for (const [option, header] of Object.entries(HEADER_FOR_OPTION)) {
 		const value = options[option];
-		if (typeof value === 'string' && value.trim()) headers[header] = value.trim();
+		if (typeof value === 'string' && value.trim()) {
+			headers[header] = validateHeaderValue(`${HEADER_LABELS[option]} (options.${option})`, value.trim());
+		}
 	}
-	const timeout = options.timeout;
-	if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) {
-		throw new InvalidInput('Timeout (options.timeout)', 'must be a positive number of milliseconds');
-	}
+	const timeout = validateTimeout('Timeout (options.timeout)', options.timeout);
 	const maxRetries = options.maxRetries;
 	if (maxRetries !== undefined && (typeof maxRetries !== 'number' || maxRetries < 0 || !Number.isInteger(maxRetries))) {
 		throw new InvalidInput('Max Retries (options.maxRetries)', 'must be a whole number, 0 or more');
 	}
-	return { itemIndex, headers, timeout: timeout as number | undefined, maxRetries: maxRetries as number | undefined };
+	return { itemIndex, headers, timeout, maxRetries: maxRetries as number | undefined };
 }

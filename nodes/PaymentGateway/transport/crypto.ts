@@ -1,7 +1,5 @@
 import { createCipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-const CARD_KEY_PATTERN = /^[0-9a-fA-F]{64}$/;
-
 /** The gateway's one signing primitive: lowercase hex HMAC-SHA256 keyed with the client secret. */
 function hmacHex(clientSecret: string, data: string): string {
 	return createHmac('sha256', clientSecret).update(data, 'utf8').digest('hex');
@@ -28,10 +26,6 @@ export function isAuthenticSignature(
 	const given = Buffer.from(signature.trim(), 'utf8');
 	const expected = Buffer.from(notificationSignature(clientSecret, orderId, paymentId), 'utf8');
 	return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-export function isValidCardEncryptionKey(key: unknown): key is string {
-	return typeof key === 'string' && CARD_KEY_PATTERN.test(key.trim());
 }
 
 /**

@@ -56,6 +56,13 @@ const CHECK_STATUS_FIRST = CHECK_FIRST.initiate;
 /** Ordered from specific to general: the first match gives the description. */
 const ADVICE: Advice[] = [
 	{
+		// The gateway's answer to a path it does not serve: the Base URL stops in the wrong place.
+		resCode: 404,
+		message: /^no route found$/i,
+		description:
+			'The gateway has no such endpoint. Check that the Base URL ends where the endpoint paths begin (e.g. …/merchant-host, without /order) and that the Checkout Base URL is the address in front of /nac/api/v1/pg/….',
+	},
+	{
 		resCode: 401,
 		message: /signature/i,
 		description:
@@ -168,6 +175,12 @@ const ADVICE: Advice[] = [
 		resCode: 404,
 		endpoints: ['statusByOrderId', 'statusByPaymentId', 'getCard'],
 		description: 'The gateway does not know this identifier. Check that it comes from this credential’s merchant account.',
+	},
+	{
+		resCode: 429,
+		endpoints: ['createOrder', 'createCheckout', 'initiate', 'refund'],
+		description:
+			'The gateway is limiting requests and did not act on this one. Wait a little and run this item again; orders, payments and refunds are never retried automatically.',
 	},
 	{
 		resCode: 429,

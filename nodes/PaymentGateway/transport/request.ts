@@ -7,11 +7,11 @@ import type {
 	IN8nHttpFullResponse,
 	INode,
 	IWebhookFunctions,
+	NodeApiError,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { InvalidCredential } from '../validation';
-import { isValidCardEncryptionKey } from './crypto';
+import { baseAddresses, cardEncryptionKey } from '../validation';
 import { merchantHeaders } from './headers';
 import type { Endpoint } from './errors';
 import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage } from './errors';
@@ -61,18 +61,6 @@ export interface Gateway {
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : '';
-}
-
-/** A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. */
-function baseAddress(field: string, value: unknown): string {
-	const address = text(value).replace(/\/+$/, '');
-	if (!/^https?:\/\//i.test(address)) throw new InvalidCredential(field, 'must start with https:// or http://');
-	if (!URL.canParse(address)) throw new InvalidCredential(field, 'is not a valid web address');
-	const parsed = new URL(address);
-	if (parsed.search || parsed.hash || address.includes('?') || address.includes('#')) {
-		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…)');
-	}
-	return address;
 }
 
 function retryDelayMs(attempt: number, retryAfter: unknown): number {
@@ -170,6 +158,37 @@ function beforeDeadline(
 	});
 }
 
+const CHECK_BASE_URLS =
+	'Check that the Base URL and Checkout Base URL in the credential reach the gateway’s merchant API.';
+
+/** An answer came but is not one of the gateway's: its HTTP status, or `EBADANSWER` when that says nothing. */
+function unreadableAnswerError(
+	node: INode,
+	call: GatewayCall,
+	itemIndex: number,
+	what: string,
+	httpStatus?: number,
+): NodeApiError {
+	const isWrite = call.method === 'POST';
+	const failedHttp = httpStatus !== undefined && httpStatus >= 400;
+	return gatewayError(node, call.endpoint, itemIndex, {
+		resCode: failedHttp ? httpStatus : undefined,
+		httpStatus,
+		code: failedHttp ? undefined : 'EBADANSWER',
+		message: `${ENDPOINT_LABELS[call.endpoint]}: the gateway sent ${what}`,
+		description: isWrite
+			? `Whether the gateway acted on the request is unknown. ${checkFirstAdvice(call.endpoint)} If every request ends like this: ${CHECK_BASE_URLS}`
+			: httpStatus !== undefined && httpStatus >= 500
+				? 'The gateway or a proxy in front of it failed. Run again later, or raise Max Retries in the options.'
+				: `${CHECK_BASE_URLS} Then run again.`,
+	});
+}
+
+/** The gateway's answers all carry a `status` word or a `resCode`; another server's JSON does not. */
+function isGatewayShaped(body: IDataObject): boolean {
+	return typeof body.status === 'string' || numericResCode(body) !== undefined;
+}
+
 /** A body with both skip flags set is refused by the gateway; it must never leave the node. */
 function assertSendable(node: INode, call: GatewayCall, itemIndex: number) {
 	if (call.body?.skipCVVandOTP === true && call.body?.skipCVVOnlyFlag === true) {
@@ -206,16 +225,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 	let bases: { short: string; long: string } | undefined;
 	let cardKey: Buffer | undefined;
 
-	const basesOf = () => {
-		if (!bases) {
-			if (!clientId) throw new InvalidCredential('Client ID', 'is empty');
-			if (!clientSecret) throw new InvalidCredential('Client Secret', 'is empty');
-			const short = baseAddress('Base URL', credentials.baseUrl);
-			const long = text(credentials.checkoutBaseUrl) ? baseAddress('Checkout Base URL', credentials.checkoutBaseUrl) : short;
-			bases = { short, long };
-		}
-		return bases;
-	};
+	const basesOf = () => (bases ??= baseAddresses(credentials));
 
 	async function attempt(options: IHttpRequestOptions, deadline: AbortSignal) {
 		const response = await beforeDeadline(
@@ -272,12 +282,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 					continue;
 				}
 				if (failure instanceof UnreadableAnswer) {
-					throw gatewayError(node, call.endpoint, itemIndex, {
-						message: `${label}: ${failure.message}`,
-						description: isWrite
-							? `Whether the gateway acted on the request is unknown. ${checkFirstAdvice(call.endpoint)}`
-							: 'Check that the Base URLs in the credential point at the gateway’s merchant API, then run again.',
-					});
+					throw unreadableAnswerError(node, call, itemIndex, failure.message);
 				}
 				throw gatewayError(node, call.endpoint, itemIndex, {
 					message: failure.timedOut
@@ -305,16 +310,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 
 			if (!body) {
 				const what = parsed instanceof UnreadableAnswer ? parsed.message : `an answer that is not JSON (HTTP ${httpStatus})`;
-				throw gatewayError(node, call.endpoint, itemIndex, {
-					resCode: httpStatus >= 400 ? httpStatus : undefined,
-					httpStatus,
-					message: `${label}: the gateway sent ${what}`,
-					description: isWrite
-						? `Whether the gateway acted on the request is unknown. ${checkFirstAdvice(call.endpoint)}`
-						: httpStatus >= 500
-							? 'The gateway or a proxy in front of it failed. Run again later, or raise Max Retries in the options.'
-							: 'Check that the Base URLs in the credential point at the gateway’s merchant API, then run again.',
-				});
+				throw unreadableAnswerError(node, call, itemIndex, what, httpStatus);
 			}
 			const resCode = numericResCode(body);
 			const nested = body.data;
@@ -334,13 +330,16 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 					httpStatus,
 					message: gatewayMessage(body, httpStatus),
 					body,
+					// Another server's JSON error (a framework's 404) is not the gateway's: the address is what to fix.
+					description: isGatewayShaped(body) ? undefined : CHECK_BASE_URLS,
 				});
 			}
-			if (body.status === undefined && resCode === undefined) {
+			if (!isGatewayShaped(body)) {
 				throw gatewayError(node, call.endpoint, itemIndex, {
 					httpStatus,
+					code: 'EBADANSWER',
 					message: `${label}: the answer does not come from the gateway's merchant API (no status in it)`,
-					description: 'Check the Base URL and Checkout Base URL in the credential: they must reach the merchant API.',
+					description: CHECK_BASE_URLS,
 				});
 			}
 			if (call.family === 'short') return isObject(nested) ? nested : {};
@@ -354,17 +353,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 		clientSecret,
 		checkoutPageUrl: text(credentials.checkoutPageUrl) || undefined,
 		cardKey() {
-			if (!cardKey) {
-				const key = credentials.cardEncryptionKey;
-				if (!isValidCardEncryptionKey(key)) {
-					throw new InvalidCredential(
-						'Card Encryption Key',
-						'must be the 64 hexadecimal characters from the merchant dashboard',
-					);
-				}
-				cardKey = Buffer.from(key.trim(), 'hex');
-			}
-			return cardKey;
+			return (cardKey ??= cardEncryptionKey(credentials.cardEncryptionKey));
 		},
 		request,
 	};

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callSettings, optionsCollection } from '../common';
 import { gatewayMessage } from '../../transport/errors';
 import type { CallSettings, Gateway } from '../../transport/request';
-import { requireText } from '../../validation';
+import { requireText, requireUrlText } from '../../validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -31,6 +31,7 @@ function isUnpaidOrder(body: IDataObject): boolean {
 
 /** The status of one order as check-status tells it; the trigger's re-check asks the same way. */
 export async function fetchOrderStatus(gateway: Gateway, orderId: string, settings: CallSettings): Promise<IDataObject> {
+	requireUrlText('Order ID (orderId)', orderId);
 	const answer = await gateway.request(
 		{
 			endpoint: 'statusByOrderId',

@@ -153,7 +153,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		throw new InvalidInput('Payment Mode (paymentMode)', 'must be "card" or "token"');
 	}
 	const authentication = parameter('customerAuthentication', 'cvvAndOtp') as string;
-	const flags = AUTHENTICATION_FLAGS[authentication];
+	const flags = Object.hasOwn(AUTHENTICATION_FLAGS, authentication) ? AUTHENTICATION_FLAGS[authentication] : undefined;
 	if (!flags) throw new InvalidInput('Customer Authentication (customerAuthentication)', 'must be cvvAndOtp, otpOnly or none');
 	const cvvRequired = !flags.skipCVVandOTP && !flags.skipCVVOnlyFlag;
 	const cardCVV = validateCvv('CVV (cardCVV)', parameter('cardCVV', ''), cvvRequired);
