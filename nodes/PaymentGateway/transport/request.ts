@@ -189,6 +189,69 @@ function isGatewayShaped(body: IDataObject): boolean {
 	return typeof body.status === 'string' || numericResCode(body) !== undefined;
 }
 
+/** No answer came: the network's code, and for a write the advice to check before sending it again. */
+function noAnswerError(node: INode, call: GatewayCall, itemIndex: number, failure: NoAnswer, timeout: number) {
+	const label = ENDPOINT_LABELS[call.endpoint];
+	return gatewayError(node, call.endpoint, itemIndex, {
+		message: failure.timedOut
+			? `${label}: the gateway did not answer within the time-out of ${timeout} ms`
+			: `${label}: could not reach the payment gateway (${NETWORK_PHRASES[failure.code] ?? 'the request failed'})`,
+		code: failure.code,
+		description:
+			call.method === 'POST'
+				? `The request may or may not have reached the gateway. ${checkFirstAdvice(call.endpoint)}`
+				: failure.timedOut
+					? 'The gateway was slow to answer. Raise Timeout in the options (its test environment can take 30-40 s), or Max Retries.'
+					: 'Check the Base URL in the credential and that the gateway is reachable, then run again.',
+	});
+}
+
+/**
+ * The data of a JSON answer, or the error it reports. Failures can come with HTTP 200: the body decides. In the flat
+ * long-family answers `status` can be a payment's status, so a `failure` there is an error only when the body is not
+ * about an order.
+ */
+function judged(
+	node: INode,
+	call: GatewayCall,
+	itemIndex: number,
+	body: IDataObject,
+	httpStatus: number,
+	uncertain: boolean,
+): IDataObject {
+	const resCode = numericResCode(body);
+	const nested = body.data;
+	const record = body.orderId === undefined && isObject(nested) ? nested : body;
+	const failed =
+		httpStatus >= 400 ||
+		(resCode !== undefined && resCode !== 200) ||
+		(body.status === 'failure' && (call.family === 'short' || record.orderId === undefined));
+	if (failed) {
+		if (call.failureIsData?.(body)) return body;
+		// A retried delete whose first attempt went unanswered may have removed the card already.
+		if (uncertain && call.method === 'DELETE' && (resCode ?? httpStatus) === 404) return {};
+		throw gatewayError(node, call.endpoint, itemIndex, {
+			resCode: resCode ?? httpStatus,
+			httpStatus,
+			message: gatewayMessage(body, httpStatus),
+			body,
+			// Another server's JSON error (a framework's 404) is not the gateway's: the address is what to fix.
+			description: isGatewayShaped(body) ? undefined : CHECK_BASE_URLS,
+		});
+	}
+	if (!isGatewayShaped(body)) {
+		throw gatewayError(node, call.endpoint, itemIndex, {
+			httpStatus,
+			code: 'EBADANSWER',
+			message: `${ENDPOINT_LABELS[call.endpoint]}: the answer does not come from the gateway's merchant API (no status in it)`,
+			description: CHECK_BASE_URLS,
+		});
+	}
+	if (call.family === 'short') return isObject(nested) ? nested : {};
+	// Check-status is documented flat, but one sample integration reads it under `data`.
+	return record;
+}
+
 /** A body with both skip flags set is refused by the gateway; it must never leave the node. */
 function assertSendable(node: INode, call: GatewayCall, itemIndex: number) {
 	if (call.body?.skipCVVandOTP === true && call.body?.skipCVVOnlyFlag === true) {
@@ -242,7 +305,6 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 
 	async function request(call: GatewayCall, settings: CallSettings): Promise<IDataObject> {
 		const { itemIndex } = settings;
-		const label = ENDPOINT_LABELS[call.endpoint];
 		assertSendable(node, call, itemIndex);
 		const base = basesOf();
 		const timeout = settings.timeout ?? DEFAULT_TIMEOUT_MS;
@@ -281,20 +343,9 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 					await sleep(retryDelayMs(attemptIndex, undefined));
 					continue;
 				}
-				if (failure instanceof UnreadableAnswer) {
-					throw unreadableAnswerError(node, call, itemIndex, failure.message);
-				}
-				throw gatewayError(node, call.endpoint, itemIndex, {
-					message: failure.timedOut
-						? `${label}: the gateway did not answer within the time-out of ${timeout} ms`
-						: `${label}: could not reach the payment gateway (${NETWORK_PHRASES[failure.code] ?? 'the request failed'})`,
-					code: failure.code,
-					description: isWrite
-						? `The request may or may not have reached the gateway. ${checkFirstAdvice(call.endpoint)}`
-						: failure.timedOut
-							? 'The gateway was slow to answer. Raise Timeout in the options (its test environment can take 30-40 s), or Max Retries.'
-							: 'Check the Base URL in the credential and that the gateway is reachable, then run again.',
-				});
+				throw failure instanceof UnreadableAnswer
+					? unreadableAnswerError(node, call, itemIndex, failure.message)
+					: noAnswerError(node, call, itemIndex, failure, timeout);
 			}
 
 			const httpStatus = response.statusCode;
@@ -312,39 +363,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 				const what = parsed instanceof UnreadableAnswer ? parsed.message : `an answer that is not JSON (HTTP ${httpStatus})`;
 				throw unreadableAnswerError(node, call, itemIndex, what, httpStatus);
 			}
-			const resCode = numericResCode(body);
-			const nested = body.data;
-			const record = body.orderId === undefined && isObject(nested) ? nested : body;
-			// Failures can come with HTTP 200: the body decides. In the flat long-family answers `status` can be a
-			// payment's status, so a `failure` there is an error only when the body is not about an order.
-			const failed =
-				httpStatus >= 400 ||
-				(resCode !== undefined && resCode !== 200) ||
-				(body.status === 'failure' && (call.family === 'short' || record.orderId === undefined));
-			if (failed) {
-				if (call.failureIsData?.(body)) return body;
-				// A retried delete whose first attempt went unanswered may have removed the card already.
-				if (uncertain && call.method === 'DELETE' && (resCode ?? httpStatus) === 404) return {};
-				throw gatewayError(node, call.endpoint, itemIndex, {
-					resCode: resCode ?? httpStatus,
-					httpStatus,
-					message: gatewayMessage(body, httpStatus),
-					body,
-					// Another server's JSON error (a framework's 404) is not the gateway's: the address is what to fix.
-					description: isGatewayShaped(body) ? undefined : CHECK_BASE_URLS,
-				});
-			}
-			if (!isGatewayShaped(body)) {
-				throw gatewayError(node, call.endpoint, itemIndex, {
-					httpStatus,
-					code: 'EBADANSWER',
-					message: `${label}: the answer does not come from the gateway's merchant API (no status in it)`,
-					description: CHECK_BASE_URLS,
-				});
-			}
-			if (call.family === 'short') return isObject(nested) ? nested : {};
-			// Check-status is documented flat, but one sample integration reads it under `data`.
-			return record;
+			return judged(node, call, itemIndex, body, httpStatus, uncertain);
 		}
 	}
 
