@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { timeoutOption } from '../PaymentGateway/actions/common';
 import { fetchOrderStatus } from '../PaymentGateway/actions/status/getByOrderId.operation';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
@@ -122,15 +123,9 @@ export class PaymentGatewayTrigger implements INodeType {
 						description:
 							"Whether to confirm the status with the gateway (check-status of the order) before starting the workflow. The item's status is then the gateway's answer, and the notification's claim stays in notifiedStatus.",
 					},
-					{
-						displayName: 'Timeout (Ms)',
-						name: 'timeout',
-						type: 'number',
-						typeOptions: { minValue: 1000 },
-						default: DEFAULT_TIMEOUT_MS,
-						description:
-							'How long the status re-check may wait for the gateway, in milliseconds. The gateway has already had its answer by then.',
-					},
+					timeoutOption(
+						'How long the status re-check may wait for the gateway, in milliseconds. The gateway has already had its answer by then.',
+					),
 				],
 			},
 		],

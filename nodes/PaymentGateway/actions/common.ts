@@ -10,6 +10,18 @@ export interface OperationModule {
 	execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject | IDataObject[]>;
 }
 
+/** The Timeout option, the same everywhere but for what it waits for. */
+export function timeoutOption(description: string): INodeProperties {
+	return {
+		displayName: 'Timeout (Ms)',
+		name: 'timeout',
+		type: 'number',
+		typeOptions: { minValue: 1000 },
+		default: DEFAULT_TIMEOUT_MS,
+		description,
+	};
+}
+
 const headerOptions: INodeProperties[] = [
 	{
 		displayName: 'Accept-Language',
@@ -35,15 +47,9 @@ const headerOptions: INodeProperties[] = [
 		placeholder: '203.0.113.10',
 		description: "Overrides the credential's Merchant IP for this request",
 	},
-	{
-		displayName: 'Timeout (Ms)',
-		name: 'timeout',
-		type: 'number',
-		typeOptions: { minValue: 1000 },
-		default: DEFAULT_TIMEOUT_MS,
-		description:
-			'How long to wait for the gateway, in milliseconds. Its test environment can take 30-40 seconds on some calls.',
-	},
+	timeoutOption(
+		'How long to wait for the gateway, in milliseconds. Its test environment can take 30-40 seconds on some calls.',
+	),
 	{
 		displayName: 'User Agent',
 		name: 'userAgent',
