@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callSettings, optionsCollection } from '../common';
 import { gatewayMessage } from '../../transport/errors';
 import type { CallSettings, Gateway } from '../../transport/request';
-import { requireText, requireUrlText } from '../../validation';
+import { requireUrlText } from '../../validation';
 
 const properties: INodeProperties[] = [
 	{
@@ -30,8 +30,8 @@ function isUnpaidOrder(body: IDataObject): boolean {
 }
 
 /** The status of one order as check-status tells it; the trigger's re-check asks the same way. */
-export async function fetchOrderStatus(gateway: Gateway, orderId: string, settings: CallSettings): Promise<IDataObject> {
-	requireUrlText('Order ID (orderId)', orderId);
+export async function fetchOrderStatus(gateway: Gateway, orderIdValue: unknown, settings: CallSettings): Promise<IDataObject> {
+	const orderId = requireUrlText('Order ID (orderId)', orderIdValue);
 	const answer = await gateway.request(
 		{
 			endpoint: 'statusByOrderId',
@@ -48,6 +48,5 @@ export async function fetchOrderStatus(gateway: Gateway, orderId: string, settin
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
-	const orderId = requireText('Order ID (orderId)', this.getNodeParameter('orderId', itemIndex));
-	return await fetchOrderStatus(gateway, orderId, callSettings(this, itemIndex));
+	return await fetchOrderStatus(gateway, this.getNodeParameter('orderId', itemIndex), callSettings(this, itemIndex));
 }
