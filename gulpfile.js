@@ -3,7 +3,8 @@
 // `npm run build` runs `tsc` first, then `gulp build`.
 const { src, dest, parallel, watch } = require('gulp');
 
-const OUT_DIR = 'dist';
+// `npm run dev` builds into the copy of the package that n8n loads, outside the repository.
+const OUT_DIR = process.env.PACKAGE_OUT_DIR || 'dist';
 
 /**
  * A task that copies the files matching `glob` into dist/, keeping their path

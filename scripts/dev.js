@@ -2,17 +2,21 @@
 
 // `npm run dev`: one command for changing the node, stopped with Ctrl+C.
 //
-// - builds the package, then rebuilds on every change: `tsc --watch`, and `gulp watch` for icons and codex files;
+// - builds the package into a copy that n8n loads as a community package, outside the repository, and rebuilds it on
+//   every change: `tsc --watch`, and `gulp watch` for icons and codex files;
 // - starts the sandbox gateway on 127.0.0.1:8787 (DEV_SANDBOX_PORT; a free port when that one is taken);
 // - starts the real n8n that e2e/ installs (.e2e/n8n) on 127.0.0.1:5678 (DEV_N8N_PORT; a free port when taken), with
-//   its own user folder (~/.n8n-nodes-payment-gateway-dev/<clone>-<hash>, or DEV_USER_FOLDER) whose
-//   .n8n/nodes/node_modules/n8n-nodes-payment-gateway is a symlink to this repository, so that the node types are
-//   n8n-nodes-payment-gateway.* as users get them, and N8N_DEV_RELOAD=true: n8n reloads the node when dist/ changes
-//   (reload the editor page to see a new description);
+//   its own user folder (~/.n8n-nodes-payment-gateway-dev/<clone>-<hash>, or DEV_USER_FOLDER) and N8N_DEV_RELOAD=true;
 // - sets up the owner account, stores the credential "Payment Gateway account" for the sandbox, imports the example
 //   workflows that are not there yet, and points the sandbox's notifications at the production URL of the first
 //   active workflow with a Payment Gateway Trigger;
-// - prints the editor's address and the login once n8n's hot reload sees changes.
+// - prints the editor's address and the login once n8n's hot reload sees changes, and stops everything, loudly, when
+//   n8n reports that a hot reload failed (n8n cannot run workflows after that).
+//
+// What n8n loads is <user folder>/.n8n/nodes/node_modules/n8n-nodes-payment-gateway: package.json and the dist/ that
+// the watchers write, the files the package ships. n8n's hot reload drops every cached module under the package's
+// folder; linking the repository there made it drop n8n's own modules too (.e2e/n8n is inside the repository), and
+// every execution failed after the first reload. It also resolves n8n-workflow as an installed package does, from n8n.
 //
 // The user folder stays between runs (workflows, executions, the owner); DEV_RESET=1 starts from an empty one.
 
@@ -31,8 +35,7 @@ const { cleanUp, freePort, mustRun, onCleanUp, seconds, sleep, startService } = 
 const { OWNER, RestSession } = require('../e2e/lib/rest');
 
 const started = Date.now();
-// Outside the repository: n8n watches the whole linked package (it cannot lazy-load ours) and would reload the node
-// on each line it logs into a user folder inside it. One per clone, so that two clones do not share a database.
+// Outside the repository, one per clone, so that two clones do not share a database.
 const USER_FOLDER =
 	process.env.DEV_USER_FOLDER ||
 	path.join(
@@ -48,6 +51,9 @@ const N8N_SETTINGS = {
 	// card-payment.json asks for it (examples/README.md): executions that save nothing are deleted at once.
 	EXECUTIONS_DATA_PRUNE: 'false',
 };
+
+const PACKAGE_COPY = path.join(USER_FOLDER, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+const PACKAGE_COPY_DIST = path.join(PACKAGE_COPY, 'dist');
 
 const log = (message) => console.log(`dev: ${message}`);
 const bin = (name) => path.join(paths.ROOT, 'node_modules', '.bin', name);
@@ -65,28 +71,30 @@ function portOr(preferred) {
  * A long-running tool whose output lines are shown with its name in front; resolves at its first line matching
  * `ready` (never, without one).
  */
-function watchWith(name, command, args, ready) {
+function watchWith(name, command, args, ready, env = process.env) {
 	return new Promise((resolve) => {
 		const onLine = (line) => {
 			if (!line.trim()) return;
 			console.log(`[${name}] ${line}`);
 			if (ready?.test(line)) resolve();
 		};
-		startService(command, args, { cwd: paths.ROOT, env: process.env, onLine });
+		startService(command, args, { cwd: paths.ROOT, env, onLine });
 	});
 }
 
-/** The repository itself, linked where n8n loads community packages from (replacing an install left there). */
-function linkPackage() {
+/**
+ * The folder n8n loads the package from: package.json and index.js copied, dist/ written by the watchers. A link or an
+ * installed package left there by an earlier run or by hand is replaced.
+ */
+function preparePackageCopy() {
 	const nodesDir = path.join(USER_FOLDER, '.n8n', 'nodes');
-	const link = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
-	fs.mkdirSync(path.dirname(link), { recursive: true });
+	fs.mkdirSync(nodesDir, { recursive: true });
 	if (!fs.existsSync(path.join(nodesDir, 'package.json'))) {
 		fs.writeFileSync(path.join(nodesDir, 'package.json'), `${JSON.stringify({ name: 'installed-nodes', private: true }, null, 2)}\n`);
 	}
-	fs.rmSync(link, { recursive: true, force: true });
-	fs.symlinkSync(paths.ROOT, link, 'dir');
-	return link;
+	fs.rmSync(PACKAGE_COPY, { recursive: true, force: true });
+	fs.mkdirSync(PACKAGE_COPY_DIST, { recursive: true });
+	for (const file of ['package.json', 'index.js']) fs.copyFileSync(path.join(paths.ROOT, file), path.join(PACKAGE_COPY, file));
 }
 
 /** The owner account on a new user folder; the same login afterwards. */
@@ -109,24 +117,74 @@ async function importMissingExamples(session) {
 }
 
 /**
- * Resolves once n8n's hot reload sees changes: it subscribes to the package's files only after it serves, crawling
- * the whole repository, and an edit made before then would go unnoticed. A file written into .e2e/ (ignored by git,
- * inside the watched tree) until n8n logs a reload tells when; false after `timeoutMs`.
+ * Resolves once n8n's hot reload sees changes: it subscribes to the package's folder only after it serves, and an edit
+ * made before then would go unnoticed. A file written into the package's folder until n8n logs a reload tells when;
+ * false after `timeoutMs`.
  */
-async function hotReloadLive(consoleFile, timeoutMs = 60_000) {
-	const probe = path.join(paths.ROOT, '.e2e', 'dev-reload-probe');
-	const reloads = () => fs.readFileSync(consoleFile, 'utf8').split('Hot reload triggered').length - 1;
-	const before = reloads();
+async function hotReloadLive(n8nLog, timeoutMs = 60_000) {
+	const probe = path.join(PACKAGE_COPY, '.dev-reload-probe');
+	const before = n8nLog.reloads;
 	const deadline = Date.now() + timeoutMs;
 	try {
 		while (Date.now() < deadline) {
 			fs.writeFileSync(probe, `${Date.now()}\n`);
 			await sleep(500);
-			if (reloads() > before) return true;
+			if (n8nLog.reloads > before) return true;
 		}
 		return false;
 	} finally {
 		fs.rmSync(probe, { force: true });
+	}
+}
+
+/**
+ * Follows n8n's console output (one JSON entry per line): counts hot reloads, says when one starts once `announce` is
+ * set, and hands a failed one to `onFailure` with its line. n8n goes on serving after a failed reload, but every
+ * execution then fails.
+ */
+function followN8nLog(consoleFile, onFailure) {
+	const state = { reloads: 0, announce: false };
+	let offset = 0;
+	let rest = '';
+	const read = () => {
+		let chunk;
+		try {
+			const fd = fs.openSync(consoleFile, 'r');
+			try {
+				const size = fs.fstatSync(fd).size;
+				if (size <= offset) return;
+				chunk = Buffer.alloc(size - offset);
+				fs.readSync(fd, chunk, 0, chunk.length, offset);
+				offset = size;
+			} finally {
+				fs.closeSync(fd);
+			}
+		} catch {
+			return;
+		}
+		const lines = (rest + chunk.toString('utf8')).split('\n');
+		rest = lines.pop();
+		for (const line of lines) {
+			if (line.includes('Hot reload triggered')) {
+				state.reloads++;
+				if (state.announce) log('n8n is reloading the package (reload the editor page to see new descriptions)');
+			}
+			if (line.includes('Hot reload failed')) onFailure(line);
+		}
+	};
+	const timer = setInterval(read, 250);
+	onCleanUp(() => clearInterval(timer));
+	return state;
+}
+
+/** What a failed reload's log line says, in one line: n8n's message and the error it carries. */
+function reloadFailure(line) {
+	try {
+		const entry = JSON.parse(line);
+		const error = entry.metadata?.error?.message;
+		return error ? `${entry.message}: ${error}` : entry.message;
+	} catch {
+		return line;
 	}
 }
 
@@ -155,10 +213,17 @@ function followTrigger(session, server, sandbox) {
 async function main() {
 	if (process.env.DEV_RESET === '1') fs.rmSync(USER_FOLDER, { recursive: true, force: true });
 	await ensureN8n({ log });
-	await mustRun('built the package (npm run build)', 'npm', ['run', 'build'], { cwd: paths.ROOT, log });
-	const compiled = watchWith('tsc', bin('tsc'), ['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'], /Watching for file changes/);
-	watchWith('gulp', bin('gulp'), ['watch']);
-	log(`linked the repository as ${linkPackage()}`);
+	preparePackageCopy();
+	const toCopy = { ...process.env, PACKAGE_OUT_DIR: PACKAGE_COPY_DIST };
+	await mustRun('copied icons and codex files (gulp build)', bin('gulp'), ['build'], { cwd: paths.ROOT, env: toCopy, log });
+	const compiled = watchWith(
+		'tsc',
+		bin('tsc'),
+		['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput', '--outDir', PACKAGE_COPY_DIST],
+		/Watching for file changes/,
+	);
+	watchWith('gulp', bin('gulp'), ['watch'], undefined, toCopy);
+	log(`n8n loads the package from ${PACKAGE_COPY}`);
 
 	const sandbox = await startSandbox({ port: await portOr(Number(process.env.DEV_SANDBOX_PORT || 8787)) });
 	onCleanUp(() => sandbox.close());
@@ -167,14 +232,21 @@ async function main() {
 	const port = await portOr(Number(process.env.DEV_N8N_PORT || 5678));
 	const n8n = await createN8n({ userFolder: USER_FOLDER, log, env: { ...N8N_SETTINGS, N8N_PORT: String(port) } });
 	await n8n.importCredentials([{ ...CREDENTIAL, data: sandbox.credentialData({ checkoutPageUrl: 'https://pay.example.com/cpbs/pg' }) }]);
-	// tsc's first compile rewrites dist/: done before n8n loads the package, so that it is not a reload.
+	// tsc's first compile writes dist/: done before n8n loads the package, so that it is not a reload.
 	await compiled;
 	const server = await n8n.start();
+	const n8nLog = followN8nLog(server.consoleFile, (line) => {
+		console.error(
+			`\ndev: n8n's hot reload failed, so npm run dev stops (n8n cannot be trusted to run workflows after it). Fix what n8n says and run npm run dev again.\n  ${reloadFailure(line)}\n  n8n's log line: ${line.slice(0, 2000)}\n`,
+		);
+		stop(1);
+	});
 	const session = new RestSession(server.url);
 	await signIn(session);
 	const imported = await importMissingExamples(session);
 	await followTrigger(session, server, sandbox);
-	if (!(await hotReloadLive(server.consoleFile))) log('n8n did not reload on a change within 60 s: changes may need a restart');
+	if (!(await hotReloadLive(n8nLog))) log('n8n did not reload on a change within 60 s: changes may need a restart');
+	n8nLog.announce = true;
 
 	console.log(`
 n8n-nodes-payment-gateway, ready in ${seconds(started)}
@@ -182,23 +254,22 @@ n8n-nodes-payment-gateway, ready in ${seconds(started)}
   sandbox       ${sandbox.url}   (credential "${CREDENTIAL.name}"; control API ${sandbox.url}/__sandbox/...)
   examples      ${imported.length ? `imported ${imported.join('; ')}` : 'already there'}
   n8n's output  ${server.consoleFile}
-Edit nodes/ or credentials/: tsc and gulp rebuild dist/, n8n reloads the node. Ctrl+C stops everything.
+Edit nodes/ or credentials/: tsc and gulp rebuild the package n8n loads, n8n reloads it. Ctrl+C stops everything.
 `);
 }
 
 let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM']) {
-	process.on(signal, async () => {
-		if (stopping) return;
-		stopping = true;
-		log('stopping tsc, gulp, n8n and the sandbox');
-		await cleanUp();
-		process.exit(0);
-	});
-}
-
-main().catch(async (error) => {
-	console.error(`dev: ${error?.stack ?? error}`);
+/** Stops tsc, gulp, n8n and the sandbox, then exits with `code`. */
+async function stop(code) {
+	if (stopping) return;
+	stopping = true;
+	log('stopping tsc, gulp, n8n and the sandbox');
 	await cleanUp();
-	process.exit(1);
+	process.exit(code);
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(0));
+
+main().catch((error) => {
+	console.error(`dev: ${error?.stack ?? error}`);
+	stop(1);
 });
