@@ -35,7 +35,7 @@ function checkResult(result) {
 	}
 }
 
-/** What the hosted checkout page reads from the link the merchant built: `<page>?actionType=checkout&orderId&redirectUrl&clientId`. */
+/** What the hosted checkout page reads from the link the merchant built: `?actionType=checkout&orderId&redirectUrl&clientId`. */
 function checkoutLink(checkoutUrl) {
 	let query;
 	try {
