@@ -27,6 +27,7 @@ function controlRoutes(sandbox, state) {
 	return [
 		['POST', /^\/payments\/([^/]+)\/complete$/, ({ params: [id], json }) =>
 			sandbox.completeAuthentication(id, json().result)],
+		['POST', /^\/checkout\/pay$/, ({ json }) => sandbox.payCheckout(json().checkoutUrl, json().result)],
 		['GET', /^\/authenticate\/([^/]+)$/, authenticate],
 		['POST', /^\/authenticate\/([^/]+)$/, authenticate],
 		['POST', /^\/cards\/([^/]+)\/age$/, ({ params: [id], json }) => sandbox.ageCard(id, json().days)],

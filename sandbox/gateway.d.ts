@@ -201,6 +201,8 @@ export interface Sandbox {
 	reset(): void;
 	setLatency(ms: number): void;
 	completeAuthentication(paymentId: string, result: 'success' | 'failure'): StatusRecord;
+	/** Pays the order of a hosted-checkout link as its customer would on that page; `redirectTo` is where the customer lands. */
+	payCheckout(checkoutUrl: string, result?: 'success' | 'failure'): StatusRecord & { redirectTo: string };
 	/** Moves a stored card's createdAt and updatedAt `days` into the past; 404 HttpError when no one holds it. */
 	ageCard(digitalCardId: string, days: number): StoredCard;
 	injectFault(fault: FaultOptions): void;

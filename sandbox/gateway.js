@@ -8,7 +8,7 @@
 // sandbox/README.md for what each part does.
 
 const http = require('node:http');
-const { HttpError, failureEnvelope, sendJson } = require('./http');
+const { HttpError, bad, failureEnvelope, isHttpUrl, sendJson } = require('./http');
 const { createState, CARD_LIMIT } = require('./state');
 const { publicCard, statusRecord } = require('./records');
 const { shortRoutes } = require('./routes-short');
@@ -26,6 +26,28 @@ const DEFAULT_CLIENTS = {
 };
 const DEFAULT_CARD_ENCRYPTION_KEY =
 	'ae0a48d044fd61f653b82fe9234b6837db4d627b2568d014494eb048ccf595eb';
+// The card a customer types on the hosted checkout page; an approved test card.
+const HOSTED_PAGE_CARD = '4111111111111111';
+
+function checkResult(result) {
+	if (result !== 'success' && result !== 'failure') {
+		throw new HttpError(400, 'result must be "success" or "failure"');
+	}
+}
+
+/** What the hosted checkout page reads from the link the merchant built: `?actionType=checkout&orderId&redirectUrl&clientId`. */
+function checkoutLink(checkoutUrl) {
+	let query;
+	try {
+		query = new URL(checkoutUrl).searchParams;
+	} catch {
+		throw bad('checkoutUrl must be an absolute URL');
+	}
+	if (query.get('actionType') !== 'checkout') throw bad('checkoutUrl must carry actionType=checkout');
+	const redirectUrl = query.get('redirectUrl');
+	if (!isHttpUrl(redirectUrl)) throw bad('checkoutUrl must carry an absolute http(s) redirectUrl');
+	return { orderId: query.get('orderId'), clientId: query.get('clientId'), redirectUrl };
+}
 
 /** setTimeout whose timers close() can release all at once. */
 function timerSet() {
@@ -149,9 +171,7 @@ function startSandbox(options = {}) {
 			latencyMs = n;
 		},
 		completeAuthentication(paymentId, result) {
-			if (result !== 'success' && result !== 'failure') {
-				throw new HttpError(400, 'result must be "success" or "failure"');
-			}
+			checkResult(result);
 			const payment = state.payments.get(paymentId);
 			if (!payment) throw new HttpError(404, 'Payment not found');
 			if (payment.status !== 'pending') {
@@ -160,6 +180,21 @@ function startSandbox(options = {}) {
 			state.completePayment(payment, result === 'success');
 			const order = state.orders.get(payment.orderId);
 			return statusRecord(order, payment, clientById.get(payment.clientId).clientSecret);
+		},
+		payCheckout(checkoutUrl, result = 'success') {
+			checkResult(result);
+			const { orderId, clientId, redirectUrl } = checkoutLink(checkoutUrl);
+			const order = state.own(state.orders, orderId, clientId);
+			if (!order) throw new HttpError(404, 'Order not found');
+			const payment = state.createPayment(order, {
+				paymentMode: 'card',
+				card: { cardNumber: HOSTED_PAGE_CARD },
+				redirectionUrl: redirectUrl,
+			});
+			const record = sandbox.completeAuthentication(payment.paymentId, result);
+			const redirectTo = new URL(redirectUrl);
+			redirectTo.searchParams.set('paymentId', payment.paymentId);
+			return { ...record, redirectTo: redirectTo.href };
 		},
 		ageCard(digitalCardId, days) {
 			return publicCard(state.ageCard(digitalCardId, days));
