@@ -9,6 +9,7 @@ import { MAX_CONCURRENCY } from './common';
 import * as digitalCard from './digitalCard';
 import * as order from './order';
 import * as status from './status';
+import { ToolRefusal } from './toolMode';
 import * as transaction from './transaction';
 
 const operations: Record<string, Record<string, OperationModule>> = {
@@ -34,6 +35,9 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 				description: `Fix ${error.field} in the Payment Gateway API credential. Nothing was sent to the gateway for this item.`,
 			},
 		);
+	}
+	if (error instanceof ToolRefusal) {
+		return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.advice });
 	}
 	if (error instanceof InvalidInput) {
 		return new NodeOperationError(ctx.getNode(), `${error.field} ${error.problem} [item ${itemIndex}]`, {

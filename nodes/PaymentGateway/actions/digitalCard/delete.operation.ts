@@ -3,9 +3,17 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
+import { toolDescriptionField } from '../toolMode';
 import { cardTarget, customerIdField, digitalCardIdField } from './fields';
 
-const properties: INodeProperties[] = [customerIdField, digitalCardIdField, optionsCollection('read')];
+const properties: INodeProperties[] = [
+	toolDescriptionField(
+		"Deletes one of a customer's stored cards. It moves no money but cannot be undone: the customer must store the card again to pay with it. Needs the customerId and the card's digitalCardId. Returns the customerId, the digitalCardId and deleted: true.",
+	),
+	customerIdField,
+	digitalCardIdField,
+	optionsCollection('read'),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['digitalCard'], operation: ['delete'] } },

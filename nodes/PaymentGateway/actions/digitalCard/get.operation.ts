@@ -3,9 +3,17 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
+import { toolDescriptionField } from '../toolMode';
 import { cardTarget, customerIdField, digitalCardIdField } from './fields';
 
-const properties: INodeProperties[] = [customerIdField, digitalCardIdField, optionsCollection('read')];
+const properties: INodeProperties[] = [
+	toolDescriptionField(
+		"Reads one of a customer's stored cards; changes nothing and moves no money. Needs the customerId and the card's digitalCardId. Returns the card (network, cardType, panLastFour, status) with the customer's remainingLimit.",
+	),
+	customerIdField,
+	digitalCardIdField,
+	optionsCollection('read'),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['digitalCard'], operation: ['get'] } },

@@ -3,9 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection, readOptionsOf } from '../common';
 import type { Gateway } from '../../transport/request';
+import { toolDescriptionField } from '../toolMode';
 import { cardTarget, customerIdField } from './fields';
 
 const properties: INodeProperties[] = [
+	toolDescriptionField(
+		"Lists a customer's stored cards; changes nothing and moves no money. Needs the customerId. Returns one record per card (digitalCardId, network, cardType, panLastFour, status) with the customer's remainingLimit; no records when the customer has no stored card.",
+	),
 	customerIdField,
 	optionsCollection('read', [
 		{

@@ -3,9 +3,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
+import { toolDescriptionField } from '../toolMode';
 import { orderBody, orderFields } from './fields';
 
-const properties: INodeProperties[] = [...orderFields(false), optionsCollection('write')];
+const properties: INodeProperties[] = [
+	toolDescriptionField(
+		"Creates an order for a card payment. It moves no money: the order is paid afterwards by charging a card for it. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the order with its orderId.",
+	),
+	...orderFields(false),
+	optionsCollection('write'),
+];
 
 export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['create'] } }, properties);
 

@@ -4,9 +4,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
 import { validateUrl } from '../../validation';
+import { toolDescriptionField } from '../toolMode';
 import { checkoutUrl, orderBody, orderFields } from './fields';
 
-const properties: INodeProperties[] = [...orderFields(true), optionsCollection('write')];
+const properties: INodeProperties[] = [
+	toolDescriptionField(
+		"Creates an order that the customer pays on the gateway's hosted checkout page. It moves no money: the customer decides on that page. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the orderId and, when the checkout page is set up, the checkoutUrl to give the customer.",
+	),
+	...orderFields(true),
+	optionsCollection('write'),
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['order'], operation: ['createCheckout'] } },

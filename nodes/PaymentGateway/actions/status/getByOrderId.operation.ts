@@ -5,8 +5,13 @@ import { callSettings, optionsCollection } from '../common';
 import { gatewayMessage } from '../../transport/errors';
 import type { CallSettings, Gateway } from '../../transport/request';
 import { requireUrlText } from '../../validation';
+import { toolDescriptionField } from '../toolMode';
+import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
 
 const properties: INodeProperties[] = [
+	toolDescriptionField(
+		'Reads the payment status of an order; changes nothing and moves no money. Needs the orderId the order was created with. Returns the status (success, failure or pending; an order nobody has paid yet reads failure with "Transaction not initiated"), the amount, the paymentId and the time.',
+	),
 	{
 		displayName: 'Order ID',
 		name: 'orderId',
@@ -16,7 +21,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. {{ $json.orderId }}',
 		description: 'The orderId returned when the order was created',
 	},
-	optionsCollection('read'),
+	optionsCollection('read', [simplifyOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -48,5 +53,6 @@ export async function fetchOrderStatus(gateway: Gateway, orderIdValue: unknown, 
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
-	return await fetchOrderStatus(gateway, this.getNodeParameter('orderId', itemIndex), callSettings(this, itemIndex));
+	const record = await fetchOrderStatus(gateway, this.getNodeParameter('orderId', itemIndex), callSettings(this, itemIndex));
+	return wantsSimplified(this, itemIndex) ? simplifiedStatus(record) : record;
 }

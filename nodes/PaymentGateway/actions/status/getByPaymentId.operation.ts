@@ -4,8 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
 import { pathSegment } from '../../validation';
+import { toolDescriptionField } from '../toolMode';
+import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
 
 const properties: INodeProperties[] = [
+	toolDescriptionField(
+		'Reads the status of one payment; changes nothing and moves no money. Needs the paymentId (from the payment, a refund or a notification). Returns the status (e.g. success, failure, pending or refunded), the amount and currency, the orderId, the card network and the time.',
+	),
 	{
 		displayName: 'Payment ID',
 		name: 'paymentId',
@@ -15,7 +20,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. {{ $json.paymentId }}',
 		description: 'The paymentId returned by Transaction → Initiate',
 	},
-	optionsCollection('read'),
+	optionsCollection('read', [simplifyOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -25,8 +30,9 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const paymentId = pathSegment('Payment ID (paymentId)', this.getNodeParameter('paymentId', itemIndex));
-	return await gateway.request(
+	const record = await gateway.request(
 		{ endpoint: 'statusByPaymentId', method: 'GET', family: 'short', path: `/transaction/status/${paymentId}` },
 		callSettings(this, itemIndex),
 	);
+	return wantsSimplified(this, itemIndex) ? simplifiedStatus(record) : record;
 }

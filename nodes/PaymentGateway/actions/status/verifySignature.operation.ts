@@ -4,14 +4,19 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { isAuthenticSignature } from '../../transport/crypto';
 import type { Gateway } from '../../transport/request';
 import { InvalidCredential, requireText } from '../../validation';
+import { outsideToolMode, toolDescriptionField } from '../toolMode';
 
 const properties: INodeProperties[] = [
+	toolDescriptionField(
+		"Checks whether the signature of a payment notification or status record is authentic; sends nothing and changes nothing. Needs the record's orderId, paymentId and signature. Returns the values given with signatureValid (true or false).",
+	),
 	{
 		displayName:
 			'Checks a payment notification or status record locally; nothing is sent. For notifications the gateway posts to n8n, the Payment Gateway Trigger does this by itself.',
 		name: 'verifyNotice',
 		type: 'notice',
 		default: '',
+		displayOptions: outsideToolMode,
 	},
 	{
 		displayName: 'Order ID',

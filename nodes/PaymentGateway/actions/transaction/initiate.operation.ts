@@ -7,22 +7,40 @@ import type { Gateway } from '../../transport/request';
 import {
 	InvalidInput,
 	requireText,
+	validateAmount,
 	validateCardNumber,
 	validateCvv,
 	validateExpiry,
 	validateUrl,
 } from '../../validation';
+import {
+	assertWithinToolLimit,
+	isToolMode,
+	outsideToolMode,
+	refuseCardDetails,
+	toolDescriptionField,
+	toolLimitFields,
+} from '../toolMode';
 
 const cardMode = { show: { paymentMode: ['card'] } };
 const tokenMode = { show: { paymentMode: ['token'] } };
 
+/** The gateway settles in currencies of up to three decimals; the order's currency is not known here. */
+const AMOUNT_DIGITS = 3;
+
+const storedCard = { name: 'Stored Card', value: 'token', description: 'Pay with a card stored earlier (a digital card)' };
+
 const properties: INodeProperties[] = [
+	toolDescriptionField(
+		"Charges a customer's stored card for an order: this moves money. Needs the orderId, the digitalCardId of the stored card and the order's amount. Refused, with nothing sent, when the amount is above this tool's Maximum Amount per Call; card numbers are never accepted. Returns the payment (paymentId, paymentStatus) and, when the customer must confirm it, the page for that (redirectionData).",
+	),
 	{
 		displayName:
 			'The output holds redirectionData.formData: an HTML form that must reach the customer’s browser (e.g. through a Respond to Webhook node) so that they can confirm the payment',
 		name: 'redirectionNotice',
 		type: 'notice',
 		default: '',
+		displayOptions: outsideToolMode,
 	},
 	{
 		displayName: 'Order ID',
@@ -37,11 +55,30 @@ const properties: INodeProperties[] = [
 		displayName: 'Payment Mode',
 		name: 'paymentMode',
 		type: 'options',
-		options: [
-			{ name: 'New Card', value: 'card', description: 'The customer typed in card details' },
-			{ name: 'Stored Card', value: 'token', description: 'Pay with a card stored earlier (a digital card)' },
-		],
+		options: [{ name: 'New Card', value: 'card', description: 'The customer typed in card details' }, storedCard],
 		default: 'card',
+		displayOptions: outsideToolMode,
+	},
+	{
+		displayName: 'Payment Mode',
+		name: 'paymentMode',
+		type: 'options',
+		options: [storedCard],
+		default: 'token',
+		description: "An AI agent's tool pays with stored cards only: card numbers must never pass through a language model",
+		displayOptions: { show: { '@tool': [true] } },
+	},
+	{
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: AMOUNT_DIGITS },
+		required: true,
+		default: 0,
+		placeholder: 'e.g. 10.50',
+		description:
+			"The amount of the order being paid, as the agent states it: the call is refused when it is above Maximum Amount per Call, and a human reviewer sees it. The gateway charges the order's own amount, which it does not tell before the payment.",
+		displayOptions: { show: { '@tool': [true] } },
 	},
 	{
 		displayName: 'Card Number',
@@ -128,6 +165,7 @@ const properties: INodeProperties[] = [
 		default: 'cvvAndOtp',
 		description: 'How the customer confirms the payment',
 	},
+	...toolLimitFields('payment'),
 	optionsCollection('write'),
 ];
 
@@ -151,6 +189,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const paymentMode = parameter('paymentMode', 'card') as string;
 	if (paymentMode !== 'card' && paymentMode !== 'token') {
 		throw new InvalidInput('Payment Mode (paymentMode)', 'must be "card" or "token"');
+	}
+	if (isToolMode(this)) {
+		// Before any card field is read: a workflow file can carry card mode and card details into the tool.
+		if (paymentMode === 'card') refuseCardDetails();
+		assertWithinToolLimit(this, itemIndex, validateAmount('Amount (amount)', parameter('amount'), AMOUNT_DIGITS), 'payment');
 	}
 	const authentication = parameter('customerAuthentication', 'cvvAndOtp') as string;
 	const flags = Object.hasOwn(AUTHENTICATION_FLAGS, authentication) ? AUTHENTICATION_FLAGS[authentication] : undefined;

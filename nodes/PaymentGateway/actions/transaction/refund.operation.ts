@@ -4,11 +4,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
 import { requireText, validateAmount } from '../../validation';
+import { assertWithinToolLimit, toolDescriptionField, toolLimitFields } from '../toolMode';
 
 /** The gateway settles in currencies of up to three decimals, and a refund names no currency of its own. */
 const REFUND_DIGITS = 3;
 
 const properties: INodeProperties[] = [
+	toolDescriptionField(
+		"Refunds a payment: this moves money back to the customer and cannot be undone. Needs the paymentId of a successful payment and the amount to give back (less than the payment for a partial refund). Refused, with nothing sent, when the amount is above this tool's Maximum Amount per Call. Returns the refund (refundId, amount, paymentStatus).",
+	),
 	{
 		displayName:
 			'A refund moves money back to the customer. It is sent once and never retried automatically: if it fails without a clear answer, check the payment with Status → Get by Payment ID before refunding again.',
@@ -36,6 +40,7 @@ const properties: INodeProperties[] = [
 		description:
 			"How much to give back, in the payment's currency. Less than the payment for a partial refund; all refunds of a payment add up to at most its amount.",
 	},
+	...toolLimitFields('refund'),
 	optionsCollection('write'),
 ];
 
@@ -62,6 +67,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		paymentId: requireText('Payment ID (paymentId)', this.getNodeParameter('paymentId', itemIndex)),
 		amount: validateAmount('Amount (amount)', this.getNodeParameter('amount', itemIndex), REFUND_DIGITS),
 	};
+	assertWithinToolLimit(this, itemIndex, body.amount as number, 'refund');
 	const refund = await gateway.request(
 		{ endpoint: 'refund', method: 'POST', family: 'short', path: '/transaction/refund', body },
 		settings,

@@ -1,0 +1,106 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/**
+ * n8n offers the node to AI agents as `n8n-nodes-payment-gateway.paymentGatewayTool`: there, a language model fills
+ * in the parameters. Money must not move on its say-so alone, and card data must never reach it.
+ */
+export function isToolMode(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
+}
+
+/**
+ * A call an AI agent's tool may not make. The message is the answer the agent gets, so it says what was refused and
+ * what to do; the description is for the workflow's author.
+ */
+export class ToolRefusal extends Error {
+	constructor(
+		message: string,
+		readonly advice: string,
+	) {
+		super(message);
+	}
+}
+
+const NOTHING_SENT = 'Nothing was sent to the payment gateway.';
+const LIMIT = 'Maximum Amount per Call';
+
+const inToolMode = { show: { '@tool': [true] } };
+export const outsideToolMode = { hide: { '@tool': [true] } };
+
+/** What the agent reads about an operation: n8n uses a node's own `toolDescription` instead of adding its own. */
+export function toolDescriptionField(text: string): INodeProperties {
+	return {
+		displayName: 'Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		required: true,
+		default: text,
+		description:
+			'What the AI agent reads about this tool to decide when to call it: what it does, whether it moves money, what it needs and what it returns',
+		displayOptions: inToolMode,
+	};
+}
+
+/** The author's limit on the money one call of a tool may move; 0, the default, refuses every call. */
+export function toolLimitFields(what: string): INodeProperties[] {
+	return [
+		{
+			displayName: `This tool moves money when an AI agent calls it. Put it behind a human review step, and set ${LIMIT}: a call above it is refused before anything is sent, and 0 refuses every ${what}.`,
+			name: 'toolMoneyNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: inToolMode,
+		},
+		{
+			displayName: LIMIT,
+			name: 'toolMaxAmount',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 3 },
+			default: 0,
+			noDataExpression: true,
+			description: `The largest ${what} one call of this tool may make, in the payment's currency. Set by you, never by the agent; 0 refuses every call.`,
+			displayOptions: inToolMode,
+		},
+	];
+}
+
+/** The limit as the author set it: one the model could fill in through $fromAI() would be no limit at all. */
+function authorsLimit(ctx: IExecuteFunctions, itemIndex: number, what: string): number {
+	const refusedLimit = (problem: string) =>
+		new ToolRefusal(
+			`Refused: this tool's ${LIMIT} ${problem}, so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
+			`Set ${LIMIT} on this tool to a fixed number.`,
+		);
+	const raw = ctx.getNode().parameters.toolMaxAmount;
+	if (typeof raw === 'string' && /\$fromai/i.test(raw)) throw refusedLimit('is left to the AI agent ($fromAI)');
+	const limit = ctx.getNodeParameter('toolMaxAmount', itemIndex, 0);
+	if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0) throw refusedLimit('is not a number of 0 or more');
+	return limit;
+}
+
+/** In tool mode, an amount above the author's limit is refused before anything is sent; elsewhere nothing changes. */
+export function assertWithinToolLimit(ctx: IExecuteFunctions, itemIndex: number, amount: number, what: string): void {
+	if (!isToolMode(ctx)) return;
+	const limit = authorsLimit(ctx, itemIndex, what);
+	if (limit === 0) {
+		throw new ToolRefusal(
+			`Refused: this tool's ${LIMIT} is 0 (not set), so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
+			`The workflow's author allows ${what}s through this tool by setting ${LIMIT}; keep the tool behind a human review step.`,
+		);
+	}
+	if (amount > limit) {
+		throw new ToolRefusal(
+			`Refused: a ${what} of ${amount} is above this tool's ${LIMIT} of ${limit}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
+			`Only ${what}s of at most ${limit} may be made through this tool; a person makes larger ones.`,
+		);
+	}
+}
+
+/** Card numbers must never pass through a language model (PCI DSS): an agent pays with stored cards only. */
+export function refuseCardDetails(): never {
+	throw new ToolRefusal(
+		`Refused: an AI agent's tool may not pay with card details (Payment Mode "New Card"), because card numbers must never pass through a language model. ${NOTHING_SENT} Ask a person to take this payment, or pay with a stored card (Payment Mode "Stored Card").`,
+		'Set Payment Mode to Stored Card, or take card payments outside the agent (e.g. on the hosted checkout page).',
+	);
+}

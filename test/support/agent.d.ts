@@ -1,0 +1,36 @@
+import type { IDataObject, INodeParameters, IRun, ITaskData } from 'n8n-workflow';
+
+import type { RunWorkflowOptions } from './engine';
+
+export interface ToolCall {
+	/** What the model fills in for the tool's $fromAI() keys. */
+	args?: IDataObject;
+	/** Which tool to call, by the name the agent knows it by; default: the first. */
+	tool?: string;
+}
+
+export interface ToolAnswer {
+	/** The tool's answer as the model reads it (JSON text). */
+	answer?: string;
+	/** The message of the error the tool raised, as the model reads it. */
+	error?: string;
+}
+
+export interface RunAsToolOptions extends Omit<RunWorkflowOptions, 'items' | 'continueOnFail' | 'parameters'> {
+	parameters?: INodeParameters;
+	calls?: ToolCall[];
+	/** The node's Retry On Fail setting (3 tries, no wait). */
+	retryOnFail?: boolean;
+}
+
+export interface RunAsToolResult {
+	answers: ToolAnswer[];
+	/** The tools as the agent sees them: name, description and the keys of their arguments. */
+	tools: Array<{ name: string; description: string; arguments: string[] }>;
+	/** The tool node's runs as n8n records them (one per call). */
+	toolRuns: ITaskData[];
+	run: IRun | undefined;
+	error?: unknown;
+}
+
+export function runAsTool(options: RunAsToolOptions): Promise<RunAsToolResult>;

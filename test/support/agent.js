@@ -1,0 +1,152 @@
+'use strict';
+
+/**
+ * A node used as an AI agent's tool, through n8n's engine.
+ *
+ *  - The node under test becomes the tool variant n8n's loader makes of every node with `usableAsTool`: type
+ *    `<package>.<name>Tool`, no main input, one `ai_tool` output, and n8n's tool description fields unless the node
+ *    declares its own `toolDescription`.
+ *  - A stand-in agent node, connected to it, asks n8n-core for its tools (`getInputConnectionData('ai_tool')`, the call
+ *    n8n's AI Agent makes: `createNodeAsTool`, the `$fromAI()` schema, `makeHandleToolInvocation`) and invokes them with
+ *    scripted arguments, as a language model's tool calls would.
+ *  - Each call gives what the model would read: the tool's answer (JSON text), or the error it raised.
+ */
+
+const { deepCopy, NodeConnectionTypes, Workflow, createRunExecutionData } = require('n8n-workflow');
+
+const { ensureSetup, internals } = require('./engine');
+
+const { HarnessNodeTypes, HarnessCredentialsHelper, registerNodeType, setUpCredentials, executeWorkflow, clone } = internals;
+
+const AGENT_TYPE = 'n8n-nodes-harness.agent';
+const AGENT_NAME = 'Agent';
+
+/** What n8n's loader does to a node type with `usableAsTool` (convertNodeToAiTool in n8n's CLI). */
+function toolVariantOf(nodeTypeInput) {
+	const base = typeof nodeTypeInput === 'function' ? new nodeTypeInput() : nodeTypeInput;
+	const description = deepCopy(base.description);
+	if (!description.usableAsTool) throw new Error(`${description.name} is not usable as a tool`);
+	description.name += 'Tool';
+	description.displayName += ' Tool';
+	description.inputs = [];
+	description.outputs = [NodeConnectionTypes.AiTool];
+	delete description.usableAsTool;
+	if (!description.properties.some((property) => property.name === 'toolDescription')) {
+		description.properties.unshift(
+			{
+				displayName: 'Tool Description',
+				name: 'descriptionType',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Set Automatically', value: 'auto' },
+					{ name: 'Set Manually', value: 'manual' },
+				],
+				default: 'auto',
+			},
+			{
+				displayName: 'Description',
+				name: 'toolDescription',
+				type: 'string',
+				default: description.description,
+				required: true,
+				displayOptions: { show: { descriptionType: ['manual'] } },
+			},
+		);
+	}
+	return { description, execute: base.execute, methods: base.methods };
+}
+
+/** An agent node whose "model" makes the given tool calls in turn: [{ args, tool? }]. */
+function scriptedAgent(calls) {
+	return {
+		description: {
+			displayName: 'Harness Agent',
+			name: 'agent',
+			group: ['transform'],
+			version: 1,
+			description: 'Calls its tools as a language model would',
+			defaults: { name: AGENT_NAME },
+			inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true }],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [],
+		},
+		async execute() {
+			const supplied = await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0);
+			const tools = (Array.isArray(supplied) ? supplied : [supplied]).flatMap((tool) => tool.tools ?? [tool]);
+			const answers = [];
+			for (const call of calls) {
+				const tool = call.tool ? tools.find((candidate) => candidate.name === call.tool) : tools[0];
+				try {
+					answers.push({ answer: await tool.invoke(call.args ?? {}) });
+				} catch (error) {
+					answers.push({ error: error.message });
+				}
+			}
+			const described = tools.map((tool) => ({
+				name: tool.name,
+				description: tool.description,
+				arguments: Object.keys(tool.schema?.shape ?? {}),
+			}));
+			return [[{ json: { tools: described, answers } }]];
+		},
+	};
+}
+
+/**
+ * Runs the node as a tool and makes `calls` against it. Options as runWorkflow's (nodeType, credentialType,
+ * credentials, parameters, nodeName, packageName, onError, retryOnFail), plus `calls`.
+ * Resolves with { answers: [{ answer } | { error }], tools: [{ name, description, arguments }], toolRuns, run, error }.
+ */
+async function runAsTool(options) {
+	ensureSetup();
+	const { nodeType, parameters = {}, calls = [{}], nodeName = 'Payment Gateway', onError, retryOnFail, packageName } = options;
+	const nodeTypes = new HarnessNodeTypes();
+	nodeTypes.register(AGENT_TYPE, scriptedAgent(calls));
+	const { fullTypeName } = registerNodeType(nodeTypes, toolVariantOf(nodeType), packageName);
+
+	const credentialsHelper = new HarnessCredentialsHelper(nodeTypes);
+	const credentials = setUpCredentials(credentialsHelper, options);
+	const tool = {
+		id: 'tool-under-test',
+		name: nodeName,
+		type: fullTypeName,
+		typeVersion: 1,
+		position: [0, 200],
+		parameters: clone(parameters),
+		credentials,
+	};
+	if (onError !== undefined) tool.onError = onError;
+	if (retryOnFail) Object.assign(tool, { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+	const agent = { id: 'harness-agent', name: AGENT_NAME, type: AGENT_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const workflow = new Workflow({
+		id: 'harness-agent-workflow',
+		name: 'Harness agent workflow',
+		nodes: [agent, tool],
+		connections: { [nodeName]: { [NodeConnectionTypes.AiTool]: [[{ node: AGENT_NAME, type: NodeConnectionTypes.AiTool, index: 0 }]] } },
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: workflow.getNode(AGENT_NAME), data: { main: [[{ json: {} }]] }, source: null }],
+		},
+	});
+	const { run, refused } = await executeWorkflow({ workflow, mode: 'manual', credentialsHelper, runExecutionData });
+	if (refused) return { answers: [], tools: [], toolRuns: [], run: undefined, error: refused };
+	const runData = run.data.resultData.runData;
+	const agentError = runData[AGENT_NAME]?.[0]?.error;
+	// Before any call (the tool's schema, its description): a mistake of the test, not an answer to a model.
+	if (agentError) throw new Error(`the agent could not use the tool: ${agentError.message}`);
+	const output = runData[AGENT_NAME]?.[0]?.data?.main?.[0]?.[0]?.json ?? {};
+	return {
+		answers: output.answers ?? [],
+		tools: output.tools ?? [],
+		toolRuns: runData[nodeName] ?? [],
+		run,
+		error: run.data.resultData.error,
+	};
+}
+
+module.exports = { runAsTool, toolVariantOf };
