@@ -6,6 +6,7 @@ import * as order from './actions/order';
 import { router } from './actions/router';
 import * as status from './actions/status';
 import * as transaction from './actions/transaction';
+import { searchStoredCards } from './listSearch/storedCards';
 
 export class PaymentGateway implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,7 +15,9 @@ export class PaymentGateway implements INodeType {
 		icon: { light: 'file:paymentGateway.svg', dark: 'file:paymentGateway.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// What the node does, in the words of the chosen operation's action (a test keeps the two the same).
+		subtitle:
+			'={{ {"order:create": "Create an order", "order:createCheckout": "Create an order for the hosted checkout page", "transaction:initiate": "Charge a card for an order", "transaction:refund": "Refund a payment", "status:getByOrderId": "Get the payment status of an order", "status:getByPaymentId": "Get the status of a payment", "status:verifySignature": "Verify a payment signature", "digitalCard:getMany": "Get many stored cards", "digitalCard:get": "Get a stored card", "digitalCard:delete": "Delete a stored card"}[$parameter["resource"] + ":" + $parameter["operation"]] }}',
 		description:
 			'Take card payments through the payment gateway: create orders, initiate card or stored-card payments, check payment status and manage stored cards',
 		defaults: { name: 'Payment Gateway' },
@@ -42,6 +45,8 @@ export class PaymentGateway implements INodeType {
 			...digitalCard.description,
 		],
 	};
+
+	methods = { listSearch: { searchStoredCards } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

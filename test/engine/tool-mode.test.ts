@@ -132,6 +132,22 @@ describe('Transaction → Refund as a tool', () => {
 		expect(sandbox.requests).toHaveLength(1);
 	});
 
+	it('the whole payment: the limit applies to the amount read, and at 0 nothing is even read', async () => {
+		const paymentId = await paidPayment();
+		const whole = { resource: 'transaction', operation: 'refund', refundType: 'full', paymentId: fromAI('paymentId', 'The payment') };
+		const atZero = await asTool(whole, [{ args: { paymentId } }]);
+		expect(atZero.answers[0].error).toMatch(/Maximum Amount per Call is 0/);
+		expect(sandbox.requests).toEqual([]);
+
+		const below = await asTool({ ...whole, toolMaxAmount: 20 }, [{ args: { paymentId } }]);
+		expect(below.answers[0].error).toMatch(/a refund of 25\.5 is above this tool's Maximum Amount per Call of 20\. No refund was sent; only the payment was read\./);
+		expect(sentTo('/transaction/refund')).toEqual([]);
+
+		const within = await asTool({ ...whole, toolMaxAmount: 30 }, [{ args: { paymentId } }]);
+		expect(JSON.parse(within.answers[0].answer!)).toEqual([expect.objectContaining({ paymentId, amount: 25.5, paymentStatus: 'refunded' })]);
+		expect(sentTo('/transaction/refund')).toHaveLength(1);
+	});
+
 	it('a limit the model fills in through $fromAI() is no limit: refused, nothing sent', async () => {
 		const paymentId = await paidPayment();
 		const result = await asTool(refundTool({ toolMaxAmount: fromAI('limit', 'Maximum', 'number') }), [

@@ -156,7 +156,7 @@ describe('transaction.initiate: refused inputs', () => {
 		const result = await runNode(sandbox, initiateParameters(orderId, { paymentMode: 'token', digitalCardId: '' }));
 
 		expect(result.error?.name).toBe('WorkflowHasIssuesError');
-		expect(result.error?.message).toContain('Digital Card ID');
+		expect(result.error?.message).toContain('Parameter "Digital Card" is required');
 		expect(sandbox.requests).toEqual([]);
 	});
 });

@@ -48,6 +48,8 @@ export interface RunWorkflowOptions {
 	mode?: WorkflowExecuteMode;
 	/** Merged over `{ executionOrder: 'v1' }`. */
 	workflowSettings?: IWorkflowSettings;
+	/** The node's Retry On Fail setting (2 tries, no wait between them). */
+	retryOnFail?: boolean;
 }
 
 /**
@@ -86,6 +88,27 @@ export interface RunWorkflowResult {
 }
 
 export function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkflowResult>;
+
+export interface RunListSearchOptions {
+	nodeType: NodeTypeInput;
+	credentialType?: CredentialTypeInput;
+	credentials?: ICredentialDataDecryptedObject;
+	/** The name in the node type's `methods.listSearch`. */
+	method: string;
+	/** The node's parameters as the editor holds them (expressions unresolved). */
+	parameters?: INodeParameters;
+	packageName?: string;
+	filter?: string;
+}
+
+export interface RunListSearchResult {
+	results?: Array<{ name: string; value: string | number; url?: string }>;
+	/** The error as the editor's list shows it. */
+	error?: { name?: string; message: string; description?: string | null; httpCode?: string | null };
+}
+
+/** Calls a resource locator's list search in a real LoadOptionsContext, as the editor's list does. */
+export function runListSearch(options: RunListSearchOptions): Promise<RunListSearchResult>;
 
 export interface CredentialTestResult {
 	status: 'OK' | 'Error';

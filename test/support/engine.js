@@ -613,6 +613,7 @@ async function runWorkflow(options) {
 		packageName = defaultPackageName(),
 		mode = 'manual',
 		workflowSettings = {},
+		retryOnFail = false,
 	} = options;
 
 	const nodeTypes = new HarnessNodeTypes();
@@ -639,6 +640,8 @@ async function runWorkflow(options) {
 	if (Object.keys(nodeCredentials).length > 0) nodeUnderTest.credentials = nodeCredentials;
 	if (onError !== undefined) nodeUnderTest.onError = onError;
 	else if (continueOnFail) nodeUnderTest.onError = 'continueRegularOutput';
+	// n8n's node setting: WorkflowExecute runs the whole node again after a failure.
+	if (retryOnFail) Object.assign(nodeUnderTest, { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
 
 	const inputNode = {
 		id: 'harness-input',
@@ -693,6 +696,40 @@ async function runWorkflow(options) {
 		credentialUpdates,
 		...(error !== undefined ? { error } : {}),
 	};
+}
+
+// ---------------------------------------------------------------------------
+// runListSearch: what the editor's resource locator lists, as n8n's dynamic node parameters service asks for it
+// ---------------------------------------------------------------------------
+
+/**
+ * Calls the node type's `methods.listSearch[method]` in a real LoadOptionsContext: the node as the editor holds it
+ * (its current parameters, unresolved), its credential, n8n-core's request helpers. Resolves with
+ * { results } or { error } (the error as the editor shows it: message, description, httpCode).
+ */
+async function runListSearch(options) {
+	ensureSetup();
+	const { nodeType: nodeTypeInput, method, parameters = {}, packageName = defaultPackageName(), filter } = options;
+	const nodeTypes = new HarnessNodeTypes();
+	const { nodeType, fullTypeName } = registerNodeType(nodeTypes, nodeTypeInput, packageName);
+	const credentialsHelper = new HarnessCredentialsHelper(nodeTypes);
+	const node = {
+		id: 'list-search',
+		name: 'Node',
+		type: fullTypeName,
+		typeVersion: latestVersion(nodeType),
+		position: [0, 0],
+		parameters: clone(parameters),
+		credentials: setUpCredentials(credentialsHelper, options),
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const additionalData = { ...buildAdditionalData({ credentialsHelper }), currentNodeParameters: clone(parameters) };
+	const context = new core.LoadOptionsContext(workflow, workflow.getNode(node.name), additionalData, 'parameters.digitalCardId');
+	try {
+		return { results: (await nodeType.methods.listSearch[method].call(context, filter)).results };
+	} catch (error) {
+		return { error: { name: error.name, message: error.message, description: error.description, httpCode: error.httpCode } };
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -826,6 +863,7 @@ async function testCredential(credentialTypeInput, credentialsData, options = {}
 
 module.exports = {
 	runWorkflow,
+	runListSearch,
 	testCredential,
 	ensureSetup,
 	// The pieces runWorkflow is made of, for harnesses that start workflows another way (webhook.js).

@@ -98,6 +98,8 @@ export async function runOnHost(
 		getInputData: () => parametersPerItem.map(() => ({ json: {} })),
 		getNode: () => node,
 		continueOnFail: () => continueOnFail,
+		// Hints are n8n's to show; the engine tests check them.
+		addExecutionHints: () => {},
 		getCredentials: async () => ({ ...credentials }),
 		getNodeParameter(name: string, itemIndex: number, fallback?: unknown) {
 			const { set, value } = parameterAt(parametersPerItem[itemIndex], name);

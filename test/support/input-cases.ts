@@ -343,14 +343,14 @@ export const FIELD_CASES: FieldCase[] = [
 	),
 	...textCases(['transaction.initiate'], 'Card Holder Name (cardHolderName)', 'cardHolderName', 255, true, (r) => body(r).cardHolderName, ['Jane Doe']),
 	simple('transaction.initiate', 'Redirection URL (redirectionUrl)', 'redirectionUrl', urlValues, (value) => rules.expectedUrl('Redirection URL (redirectionUrl)', value), (r) => body(r).redirectionUrl),
-	...textCases(['transaction.initiate (stored card)'], 'Digital Card ID (digitalCardId)', 'digitalCardId', 255, true, (r) => cardDetails(r).digitalCardId, ['dc_40e5ff402e327ef4']),
+	...textCases(['transaction.initiate (stored card)'], 'Digital Card (digitalCardId)', 'digitalCardId', 255, true, (r) => cardDetails(r).digitalCardId, ['dc_40e5ff402e327ef4']),
 	...textCases(['transaction.refund'], 'Payment ID (paymentId)', 'paymentId', 255, true, (r) => body(r).paymentId, ['PAYE93E771E56E81E22E4028D5FFE098BCF']),
 	simple('status.getByPaymentId', 'Payment ID (paymentId)', 'paymentId', text(255, 'PAY1/../x', 'PAY 1?#'), (value) => rules.expectedPathSegment('Payment ID (paymentId)', value), (r) => segmentAfter(r, '/transaction/status/')),
 	...['digitalCard.getMany', 'digitalCard.get', 'digitalCard.delete'].map((operation) =>
 		simple(operation, 'Customer ID (customerId)', 'customerId', text(255, 'cus_afe86936582d7809', 'a/b?c#d'), (value) => rules.expectedPathSegment('Customer ID (customerId)', value), (r) => segmentAfter(r, '/customer/')),
 	),
 	...['digitalCard.get', 'digitalCard.delete'].map((operation) =>
-		simple(operation, 'Digital Card ID (digitalCardId)', 'digitalCardId', text(255, 'dc_40e5ff402e327ef4', '../dc'), (value) => rules.expectedPathSegment('Digital Card ID (digitalCardId)', value), (r) => segmentAfter(r, '/digitalCards/')),
+		simple(operation, 'Digital Card (digitalCardId)', 'digitalCardId', text(255, 'dc_40e5ff402e327ef4', '../dc'), (value) => rules.expectedPathSegment('Digital Card (digitalCardId)', value), (r) => segmentAfter(r, '/digitalCards/')),
 	),
 	...optionCases('order.create', false),
 	...optionCases('transaction.initiate', false),

@@ -67,7 +67,7 @@ const EDGES: Array<[string, string, unknown]> = [
 	['transaction.initiate', 'Customer Authentication (customerAuthentication)', 'constructor'],
 	['transaction.initiate', 'Customer Authentication (customerAuthentication)', '__proto__'],
 	['status.getByPaymentId', 'Payment ID (paymentId)', 'PAY\ud800'],
-	['digitalCard.delete', 'Digital Card ID (digitalCardId)', 'dc_\udfff1'],
+	['digitalCard.delete', 'Digital Card (digitalCardId)', 'dc_\udfff1'],
 	['order.create', 'User Agent (options.userAgent)', 'Shop → checkout'],
 	['status.getByOrderId', 'Accept-Language (options.acceptLanguage)', 'de-DE\n, en'],
 	['status.getByOrderId', 'Timeout (options.timeout)', 1500.5],

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 import type { CallSettings, Gateway } from '../transport/request';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
@@ -7,7 +7,11 @@ import { InvalidInput, validateHeaderValue, validateTimeout } from '../validatio
 /** What every operation module exports; the router runs `execute` once per input item. */
 export interface OperationModule {
 	description: INodeProperties[];
+	/** Orders, payments and refunds: sent at most once, so never run again by n8n's Retry On Fail. */
+	sendsOnce?: boolean;
 	execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject | IDataObject[]>;
+	/** What a person reading the run should notice, from each item's outputs (undefined where the item failed). */
+	hints?(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>): NodeExecutionHint[];
 }
 
 /** The Timeout option, the same everywhere but for what it waits for. */

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Gateway } from '../transport/request';
@@ -25,28 +25,30 @@ const operations: Record<string, Record<string, OperationModule>> = {
 
 type ItemError = NodeApiError | NodeOperationError;
 
-function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
+/**
+ * Any failure as the error n8n shows: the field or credential named, nothing of the value repeated. Without an item
+ * (the editor's card list), the message names none.
+ */
+export function toNodeError(node: INode, error: unknown, itemIndex?: number): ItemError {
+	const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
+	const forItem = itemIndex === undefined ? '' : ' for this item';
 	if (error instanceof InvalidCredential) {
-		return new NodeOperationError(
-			ctx.getNode(),
-			`The credential's ${error.field} ${error.problem} [item ${itemIndex}]`,
-			{
-				itemIndex,
-				description: `Fix ${error.field} in the Payment Gateway API credential. Nothing was sent to the gateway for this item.`,
-			},
-		);
+		return new NodeOperationError(node, `The credential's ${error.field} ${error.problem}${item}`, {
+			itemIndex,
+			description: `Fix ${error.field} in the Payment Gateway API credential. Nothing was sent to the gateway${forItem}.`,
+		});
 	}
 	if (error instanceof ToolRefusal) {
-		return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.advice });
+		return new NodeOperationError(node, error.message, { itemIndex, description: error.advice });
 	}
 	if (error instanceof InvalidInput) {
-		return new NodeOperationError(ctx.getNode(), `${error.field} ${error.problem} [item ${itemIndex}]`, {
+		return new NodeOperationError(node, `${error.field} ${error.problem}${item}`, {
 			itemIndex,
-			description: `Fix ${error.field} for item ${itemIndex}. Nothing was sent to the gateway for this item.`,
+			description: `Fix ${error.field}${itemIndex === undefined ? '' : ` for item ${itemIndex}`}. Nothing was sent to the gateway${forItem}.`,
 		});
 	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error instanceof Error ? error : String(error), { itemIndex });
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }
 
 /**
@@ -61,6 +63,32 @@ function errorItem(ctx: IExecuteFunctions, error: ItemError, itemIndex: number):
 	const json: IDataObject =
 		ctx.getNode().onError === 'continueErrorOutput' ? { error: error.message, details } : { error: error.message, ...details };
 	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * n8n's Retry On Fail runs the whole node again for every item, also those that went through before the failure:
+ * an order, payment or refund would be made twice. It holds for saved workflows too, so it is checked when running.
+ */
+function retryOnFailRefusal(node: INode, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		`This node must not run with Retry On Fail: n8n would send every item again after a failure, and orders, payments or refunds that went through would be made twice. Nothing was sent. [item ${itemIndex}]`,
+		{
+			itemIndex,
+			description:
+				'Turn off Retry On Fail in the node’s settings. To retry safely, set On Error to "Continue (using error output)", check the failed items with Status → Get by Order ID or Get by Payment ID, and send only those again.',
+		},
+	);
+}
+
+/** Failed items are easy to miss in a long output when the run itself succeeds. */
+function failuresHint(ctx: IExecuteFunctions, failures: number, total: number): NodeExecutionHint {
+	const where = ctx.getNode().onError === 'continueErrorOutput' ? 'the error output' : 'the output, with an "error" field';
+	return {
+		message: `${failures} of ${total} item${total === 1 ? '' : 's'} failed and went on as error items in ${where}.`,
+		type: 'warning',
+		location: 'outputPane',
+	};
 }
 
 function concurrencyOf(ctx: IExecuteFunctions): number {
@@ -86,27 +114,36 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	let gateway: Promise<Gateway> | undefined;
 	const gatewayOnce = async () => await (gateway ??= openGateway(this));
 
+	const node = this.getNode();
+	const refuseRetries = operationModule.sendsOnce === true && node.retryOnFail === true;
 	const results: INodeExecutionData[][] = new Array(items.length);
+	const outputs: Array<IDataObject[] | undefined> = new Array(items.length);
+	let failures = 0;
 	let nextIndex = 0;
 	let stopError: ItemError | undefined;
 	const worker = async () => {
 		while (stopError === undefined && nextIndex < items.length) {
 			const itemIndex = nextIndex++;
 			try {
+				if (refuseRetries) throw retryOnFailRefusal(node, itemIndex);
 				const output = await operationModule.execute.call(this, itemIndex, await gatewayOnce());
-				results[itemIndex] = (Array.isArray(output) ? output : [output]).map((json) => ({
-					json,
-					pairedItem: { item: itemIndex },
-				}));
+				outputs[itemIndex] = Array.isArray(output) ? output : [output];
+				results[itemIndex] = outputs[itemIndex].map((json) => ({ json, pairedItem: { item: itemIndex } }));
 			} catch (error) {
-				const nodeError = toNodeError(this, error, itemIndex);
-				if (this.continueOnFail()) results[itemIndex] = [errorItem(this, nodeError, itemIndex)];
-				else stopError ??= nodeError;
+				const nodeError = toNodeError(node, error, itemIndex);
+				if (this.continueOnFail()) {
+					failures++;
+					results[itemIndex] = [errorItem(this, nodeError, itemIndex)];
+				} else stopError ??= nodeError;
 			}
 		}
 	};
 	const workers = Math.min(concurrencyOf(this), Math.max(items.length, 1));
 	await Promise.all(Array.from({ length: workers }, worker));
 	if (stopError) throw stopError;
+
+	const hints = operationModule.hints?.call(this, outputs) ?? [];
+	if (failures > 0) hints.push(failuresHint(this, failures, items.length));
+	if (hints.length > 0) this.addExecutionHints(...hints);
 	return [results.flat()];
 }

@@ -79,9 +79,12 @@ function authorsLimit(ctx: IExecuteFunctions, itemIndex: number, what: string): 
 	return limit;
 }
 
-/** In tool mode, an amount above the author's limit is refused before anything is sent; elsewhere nothing changes. */
-export function assertWithinToolLimit(ctx: IExecuteFunctions, itemIndex: number, amount: number, what: string): void {
-	if (!isToolMode(ctx)) return;
+/**
+ * In tool mode, the author's limit for one call; 0 refuses the call at once, before an amount is even looked for.
+ * Outside tool mode there is none (undefined).
+ */
+export function toolLimit(ctx: IExecuteFunctions, itemIndex: number, what: string): number | undefined {
+	if (!isToolMode(ctx)) return undefined;
 	const limit = authorsLimit(ctx, itemIndex, what);
 	if (limit === 0) {
 		throw new ToolRefusal(
@@ -89,9 +92,18 @@ export function assertWithinToolLimit(ctx: IExecuteFunctions, itemIndex: number,
 			`The workflow's author allows ${what}s through this tool by setting ${LIMIT}; keep the tool behind a human review step.`,
 		);
 	}
-	if (amount > limit) {
+	return limit;
+}
+
+/**
+ * The amount that would be sent, refused when above the limit; without a limit (not a tool) nothing changes.
+ * `afterReading`: the amount was read from the gateway first, so a read went out, but no money moved.
+ */
+export function assertWithinLimit(limit: number | undefined, amount: number, what: string, afterReading = false): void {
+	if (limit !== undefined && amount > limit) {
+		const sent = afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT;
 		throw new ToolRefusal(
-			`Refused: a ${what} of ${amount} is above this tool's ${LIMIT} of ${limit}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
+			`Refused: a ${what} of ${amount} is above this tool's ${LIMIT} of ${limit}. ${sent} Ask a person to make this ${what}.`,
 			`Only ${what}s of at most ${limit} may be made through this tool; a person makes larger ones.`,
 		);
 	}

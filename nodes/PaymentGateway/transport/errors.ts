@@ -7,6 +7,7 @@ export type Endpoint =
 	| 'createCheckout'
 	| 'initiate'
 	| 'refund'
+	| 'refundRead'
 	| 'statusByOrderId'
 	| 'statusByPaymentId'
 	| 'listCards'
@@ -27,6 +28,7 @@ export const ENDPOINT_LABELS: Record<Endpoint, string> = {
 	createCheckout: 'Order → Create Checkout',
 	initiate: 'Transaction → Initiate',
 	refund: 'Transaction → Refund',
+	refundRead: 'Transaction → Refund (reading the payment)',
 	statusByOrderId: 'Status → Get by Order ID',
 	statusByPaymentId: 'Status → Get by Payment ID',
 	listCards: 'Digital Card → Get Many',
@@ -34,6 +36,13 @@ export const ENDPOINT_LABELS: Record<Endpoint, string> = {
 	deleteCard: 'Digital Card → Delete',
 	credentialTest: 'Credential test',
 };
+
+/** The reads whose operations offer Concurrency and Max Retries; a refund's read of its payment has neither. */
+const OFFERS_RETRIES: Endpoint[] = ['listCards', 'getCard', 'deleteCard', 'statusByOrderId', 'statusByPaymentId'];
+
+export function offersRetries(endpoint: Endpoint): boolean {
+	return OFFERS_RETRIES.includes(endpoint);
+}
 
 /** What to do before sending a write again whose outcome is unknown: each moves money or makes an order. */
 const CHECK_FIRST: Partial<Record<Endpoint, string>> = {
@@ -173,7 +182,7 @@ const ADVICE: Advice[] = [
 	},
 	{
 		resCode: 404,
-		endpoints: ['statusByOrderId', 'statusByPaymentId', 'getCard'],
+		endpoints: ['statusByOrderId', 'statusByPaymentId', 'getCard', 'refundRead'],
 		description: 'The gateway does not know this identifier. Check that it comes from this credential’s merchant account.',
 	},
 	{
@@ -184,11 +193,21 @@ const ADVICE: Advice[] = [
 	},
 	{
 		resCode: 429,
+		endpoints: OFFERS_RETRIES,
 		description: 'The gateway is limiting requests. Lower Concurrency, or raise Max Retries so that reads wait and try again.',
 	},
 	{
+		resCode: 429,
+		description: 'The gateway is limiting requests and did not act on this one. Wait a little and run this item again.',
+	},
+	{
 		resCode: 500,
-		endpoints: ['listCards', 'getCard', 'deleteCard', 'statusByOrderId', 'statusByPaymentId'],
+		endpoints: ['refundRead'],
+		description: 'The gateway had a temporary error while the payment was read. No refund was sent: run again later.',
+	},
+	{
+		resCode: 500,
+		endpoints: OFFERS_RETRIES,
 		description: 'The gateway had a temporary error. Run again later, or raise Max Retries in the options.',
 	},
 	{
@@ -210,7 +229,7 @@ function adviceFor(endpoint: Endpoint, resCode: number | undefined, message: str
 		const checkFirst = checkFirstAdvice(endpoint);
 		return checkFirst
 			? `The gateway or a proxy in front of it failed. ${checkFirst}`
-			: 'The gateway had an error. Run again later, or raise Max Retries in the options.';
+			: `The gateway had an error. Run again later${offersRetries(endpoint) ? ', or raise Max Retries in the options' : ''}.`;
 	}
 	return undefined;
 }

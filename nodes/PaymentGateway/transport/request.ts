@@ -4,6 +4,7 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	INode,
 	IWebhookFunctions,
@@ -14,7 +15,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { baseAddresses, cardEncryptionKey } from '../validation';
 import { merchantHeaders } from './headers';
 import type { Endpoint } from './errors';
-import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage } from './errors';
+import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage, offersRetries } from './errors';
 import { parseAnswer, readAnswer, UnreadableAnswer } from './answer';
 
 export const CREDENTIAL_NAME = 'paymentGatewayApi';
@@ -23,8 +24,8 @@ export const CREDENTIAL_NAME = 'paymentGatewayApi';
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_RETRY_WAIT_MS = 60_000;
 
-/** The node and the trigger both talk to the gateway; this is what the transport needs of either. */
-export type GatewayHost = IExecuteFunctions | IWebhookFunctions;
+/** The node, its card list in the editor and the trigger all talk to the gateway; this is what the transport needs. */
+export type GatewayHost = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 export interface GatewayCall {
 	endpoint: Endpoint;
@@ -179,7 +180,7 @@ function unreadableAnswerError(
 		description: isWrite
 			? `Whether the gateway acted on the request is unknown. ${checkFirstAdvice(call.endpoint)} If every request ends like this: ${CHECK_BASE_URLS}`
 			: httpStatus !== undefined && httpStatus >= 500
-				? 'The gateway or a proxy in front of it failed. Run again later, or raise Max Retries in the options.'
+				? `The gateway or a proxy in front of it failed. Run again later${offersRetries(call.endpoint) ? ', or raise Max Retries in the options' : ''}.`
 				: `${CHECK_BASE_URLS} Then run again.`,
 	});
 }
@@ -201,7 +202,7 @@ function noAnswerError(node: INode, call: GatewayCall, itemIndex: number, failur
 			call.method === 'POST'
 				? `The request may or may not have reached the gateway. ${checkFirstAdvice(call.endpoint)}`
 				: failure.timedOut
-					? 'The gateway was slow to answer. Raise Timeout in the options (its test environment can take 30-40 s), or Max Retries.'
+					? `The gateway was slow to answer. Raise Timeout in the options (its test environment can take 30-40 s)${offersRetries(call.endpoint) ? ', or Max Retries' : ''}.`
 					: 'Check the Base URL in the credential and that the gateway is reachable, then run again.',
 	});
 }

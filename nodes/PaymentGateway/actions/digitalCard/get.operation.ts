@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
 import { toolDescriptionField } from '../toolMode';
-import { cardTarget, customerIdField, digitalCardIdField } from './fields';
+import { customerIdField, digitalCardIdField } from '../fields';
+import { cardTarget } from './fields';
 
 const properties: INodeProperties[] = [
 	toolDescriptionField(

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection, readOptionsOf } from '../common';
 import type { Gateway } from '../../transport/request';
 import { toolDescriptionField } from '../toolMode';
-import { cardTarget, customerIdField } from './fields';
+import { customerIdField } from '../fields';
+import { cardTarget, storedCards } from './fields';
 
 const properties: INodeProperties[] = [
 	toolDescriptionField(
@@ -30,17 +31,26 @@ export const description = updateDisplayOptions(
 
 /** One item per stored card, each carrying the customer and the remaining tokenization limit. */
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject[]> {
-	const { customerId, path } = cardTarget(this, itemIndex, false);
-	const data = await gateway.request(
-		{ endpoint: 'listCards', method: 'GET', family: 'short', path },
-		callSettings(this, itemIndex),
-	);
-	const cards = Array.isArray(data.digitalCards) ? (data.digitalCards as IDataObject[]) : [];
-	const remainingLimit = data.remainingLimit;
+	const { customerId } = cardTarget(this, itemIndex, false);
+	const { cards, remainingLimit } = await storedCards(gateway, customerId, callSettings(this, itemIndex));
 	if (cards.length === 0) {
 		return readOptionsOf(this, itemIndex).outputSummaryWhenEmpty === true
 			? [{ customerId, remainingLimit, cardCount: 0 }]
 			: [];
 	}
 	return cards.map((card) => ({ ...card, customerId, remainingLimit }));
+}
+
+/** A customer without cards outputs nothing, which is easy to take for a failure. */
+export function hints(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>): NodeExecutionHint[] {
+	const listed = outputs.filter((output) => output !== undefined);
+	const without = listed.filter((output) => output.length === 0).length;
+	if (without === 0) return [];
+	return [
+		{
+			message: `${without} of ${listed.length} customer${listed.length === 1 ? ' has' : 's have'} no stored card, so no item is output for ${without === 1 ? 'it' : 'them'}. Turn on the option Output Summary When Empty to get one item per customer.`,
+			type: 'info',
+			location: 'outputPane',
+		},
+	];
 }

@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Delete',
 				value: 'delete',
-				description: "Remove a customer's stored card",
+				description: "Remove a customer's stored card; this cannot be undone",
 				action: 'Delete a stored card',
 			},
 			{

@@ -14,6 +14,9 @@ const properties: INodeProperties[] = [
 	optionsCollection('write'),
 ];
 
+/** A second one would make a second order, payment or refund. */
+export const sendsOnce = true;
+
 export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {

@@ -15,6 +15,9 @@ const properties: INodeProperties[] = [
 	optionsCollection('write'),
 ];
 
+/** A second one would make a second order, payment or refund. */
+export const sendsOnce = true;
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['order'], operation: ['createCheckout'] } },
 	properties,

@@ -23,7 +23,7 @@ export const description: INodeProperties[] = [
 				name: 'Create Checkout',
 				value: 'createCheckout',
 				description: "Create an order for the gateway's hosted checkout page",
-				action: 'Create a checkout order',
+				action: 'Create an order for the hosted checkout page',
 			},
 		],
 		default: 'create',

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
 import { gatewayMessage } from '../../transport/errors';
 import type { CallSettings, Gateway } from '../../transport/request';
 import { requireUrlText } from '../../validation';
+import { orderIdField } from '../fields';
 import { toolDescriptionField } from '../toolMode';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
 
@@ -12,15 +13,7 @@ const properties: INodeProperties[] = [
 	toolDescriptionField(
 		'Reads the payment status of an order; changes nothing and moves no money. Needs the orderId the order was created with. Returns the status (success, failure or pending; an order nobody has paid yet reads failure with "Transaction not initiated"), the amount, the paymentId and the time.',
 	),
-	{
-		displayName: 'Order ID',
-		name: 'orderId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. {{ $json.orderId }}',
-		description: 'The orderId returned when the order was created',
-	},
+	orderIdField,
 	optionsCollection('read', [simplifyOption]),
 ];
 
@@ -55,4 +48,23 @@ export async function fetchOrderStatus(gateway: Gateway, orderIdValue: unknown, 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const record = await fetchOrderStatus(gateway, this.getNodeParameter('orderId', itemIndex), callSettings(this, itemIndex));
 	return wantsSimplified(this, itemIndex) ? simplifiedStatus(record) : record;
+}
+
+/** A reconciliation's point: which orders are not paid, at a glance, whatever the number of items. */
+export function hints(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>): NodeExecutionHint[] {
+	const records = outputs.flatMap((output) => output ?? []);
+	const byStatus = new Map<string, number>();
+	for (const { status } of records) {
+		if (status !== 'success') byStatus.set(String(status ?? 'unknown'), (byStatus.get(String(status ?? 'unknown')) ?? 0) + 1);
+	}
+	const notPaid = [...byStatus.values()].reduce((sum, count) => sum + count, 0);
+	if (notPaid === 0) return [];
+	const counts = [...byStatus].map(([status, count]) => `${count} ${status}`).join(', ');
+	return [
+		{
+			message: `${notPaid} of ${records.length} order${records.length === 1 ? ' is' : 's are'} not in status "success" (${counts}). An order nobody has paid yet reads failure, "Transaction not initiated".`,
+			type: 'info',
+			location: 'outputPane',
+		},
+	];
 }

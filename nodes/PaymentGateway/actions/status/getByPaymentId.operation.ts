@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
 import { pathSegment } from '../../validation';
+import { paymentIdField } from '../fields';
 import { toolDescriptionField } from '../toolMode';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
 
@@ -11,15 +12,7 @@ const properties: INodeProperties[] = [
 	toolDescriptionField(
 		'Reads the status of one payment; changes nothing and moves no money. Needs the paymentId (from the payment, a refund or a notification). Returns the status (e.g. success, failure, pending or refunded), the amount and currency, the orderId, the card network and the time.',
 	),
-	{
-		displayName: 'Payment ID',
-		name: 'paymentId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. {{ $json.paymentId }}',
-		description: 'The paymentId returned by Transaction → Initiate',
-	},
+	paymentIdField,
 	optionsCollection('read', [simplifyOption]),
 ];
 

@@ -18,13 +18,13 @@ export const description: INodeProperties[] = [
 				name: 'Get by Order ID',
 				value: 'getByOrderId',
 				description: 'Get the payment status of an order: pending, success or failure',
-				action: 'Get payment status by order ID',
+				action: 'Get the payment status of an order',
 			},
 			{
 				name: 'Get by Payment ID',
 				value: 'getByPaymentId',
 				description: 'Get the status of one payment attempt',
-				action: 'Get payment status by payment ID',
+				action: 'Get the status of a payment',
 			},
 			{
 				name: 'Verify Signature',

@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { isAuthenticSignature } from '../../transport/crypto';
 import type { Gateway } from '../../transport/request';
 import { InvalidCredential, requireText } from '../../validation';
+import { orderIdField, paymentIdField } from '../fields';
 import { outsideToolMode, toolDescriptionField } from '../toolMode';
 
 const properties: INodeProperties[] = [
@@ -18,22 +19,9 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: outsideToolMode,
 	},
-	{
-		displayName: 'Order ID',
-		name: 'orderId',
-		type: 'string',
-		required: true,
-		default: '={{ $json.orderId }}',
-		description: 'The orderId of the notification or status record',
-	},
-	{
-		displayName: 'Payment ID',
-		name: 'paymentId',
-		type: 'string',
-		required: true,
-		default: '={{ $json.paymentId }}',
-		description: 'The paymentId of the notification or status record',
-	},
+	// Read from the incoming notification or status record unless told otherwise.
+	{ ...orderIdField, default: '={{ $json.orderId }}', description: 'The orderId of the notification or status record' },
+	{ ...paymentIdField, default: '={{ $json.paymentId }}', description: 'The paymentId of the notification or status record' },
 	{
 		displayName: 'Signature',
 		name: 'signature',

@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				name: 'Initiate',
 				value: 'initiate',
 				description: 'Start paying an order with a new card or a stored card',
-				action: 'Initiate a transaction',
+				action: 'Charge a card for an order',
 			},
 			{
 				name: 'Refund',

@@ -13,12 +13,14 @@ import {
 	validateExpiry,
 	validateUrl,
 } from '../../validation';
+import { digitalCardIdField, digitalCardIdOf, orderIdField } from '../fields';
 import {
-	assertWithinToolLimit,
+	assertWithinLimit,
 	isToolMode,
 	outsideToolMode,
 	refuseCardDetails,
 	toolDescriptionField,
+	toolLimit,
 	toolLimitFields,
 } from '../toolMode';
 
@@ -42,15 +44,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: outsideToolMode,
 	},
-	{
-		displayName: 'Order ID',
-		name: 'orderId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. {{ $json.orderId }}',
-		description: 'The orderId returned by Order → Create',
-	},
+	{ ...orderIdField, description: 'The orderId of the order to pay, from Order → Create' },
 	{
 		displayName: 'Payment Mode',
 		name: 'paymentMode',
@@ -110,15 +104,7 @@ const properties: INodeProperties[] = [
 		displayOptions: cardMode,
 		description: 'Year printed on the card, 2 or 4 digits',
 	},
-	{
-		displayName: 'Digital Card ID',
-		name: 'digitalCardId',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: tokenMode,
-		description: 'ID of the stored card, from Digital Card → Get Many or from securedCardDetails of an earlier payment',
-	},
+	{ ...digitalCardIdField, displayOptions: tokenMode },
 	{
 		displayName: 'CVV',
 		name: 'cardCVV',
@@ -169,6 +155,9 @@ const properties: INodeProperties[] = [
 	optionsCollection('write'),
 ];
 
+/** A second one would make a second order, payment or refund. */
+export const sendsOnce = true;
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['transaction'], operation: ['initiate'] } },
 	properties,
@@ -193,7 +182,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	if (isToolMode(this)) {
 		// Before any card field is read: a workflow file can carry card mode and card details into the tool.
 		if (paymentMode === 'card') refuseCardDetails();
-		assertWithinToolLimit(this, itemIndex, validateAmount('Amount (amount)', parameter('amount'), AMOUNT_DIGITS), 'payment');
+		const limit = toolLimit(this, itemIndex, 'payment');
+		assertWithinLimit(limit, validateAmount('Amount (amount)', parameter('amount'), AMOUNT_DIGITS), 'payment');
 	}
 	const authentication = parameter('customerAuthentication', 'cvvAndOtp') as string;
 	const flags = Object.hasOwn(AUTHENTICATION_FLAGS, authentication) ? AUTHENTICATION_FLAGS[authentication] : undefined;
@@ -212,7 +202,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		);
 		cardDetails = { cardNumber, cardExpMonth: expiry.month, cardExpYear: expiry.year, cardCVV: cardCVV ?? '' };
 	} else {
-		const digitalCardId = requireText('Digital Card ID (digitalCardId)', parameter('digitalCardId'));
+		const digitalCardId = digitalCardIdOf(this, itemIndex);
 		// A stored card paid without CVV is sent as the id alone, as the gateway's own integrations do.
 		cardDetails = cardCVV ? { cardCVV, digitalCardId } : { digitalCardId };
 	}

@@ -1,17 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
-import type { Gateway } from '../../transport/request';
-import { requireText, validateAmount } from '../../validation';
-import { assertWithinToolLimit, toolDescriptionField, toolLimitFields } from '../toolMode';
+import type { CallSettings, Gateway } from '../../transport/request';
+import { InvalidInput, pathSegment, requireText, validateAmount } from '../../validation';
+import { paymentIdField } from '../fields';
+import { assertWithinLimit, toolDescriptionField, toolLimit, toolLimitFields } from '../toolMode';
 
 /** The gateway settles in currencies of up to three decimals, and a refund names no currency of its own. */
 const REFUND_DIGITS = 3;
 
 const properties: INodeProperties[] = [
 	toolDescriptionField(
-		"Refunds a payment: this moves money back to the customer and cannot be undone. Needs the paymentId of a successful payment and the amount to give back (less than the payment for a partial refund). Refused, with nothing sent, when the amount is above this tool's Maximum Amount per Call. Returns the refund (refundId, amount, paymentStatus).",
+		"Refunds a payment: this moves money back to the customer and cannot be undone. Needs the paymentId of a successful payment and, for part of it, the amount to give back. Refused, with no refund sent, when the amount is above this tool's Maximum Amount per Call. Returns the refund (refundId, amount, paymentStatus).",
 	),
 	{
 		displayName:
@@ -20,14 +21,25 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	{ ...paymentIdField, description: 'The paymentId of the successful payment to refund' },
 	{
-		displayName: 'Payment ID',
-		name: 'paymentId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. {{ $json.paymentId }}',
-		description: 'The paymentId of the successful payment to refund',
+		displayName: 'Refund',
+		name: 'refundType',
+		type: 'options',
+		options: [
+			{
+				name: 'An Amount',
+				value: 'partial',
+				description: 'Give back the Amount below: part of the payment, or all of it',
+			},
+			{
+				name: 'The Whole Payment',
+				value: 'full',
+				description: "Give back the payment's whole amount, read from the gateway first; only for a payment not refunded yet",
+			},
+		],
+		// An amount given decides, as it did before this choice existed: saved workflows refund what they always did.
+		default: 'partial',
 	},
 	{
 		displayName: 'Amount',
@@ -37,12 +49,17 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: 0,
 		placeholder: 'e.g. 10.50',
+		hint: 'Required: 0 is refused. For everything, choose Refund: The Whole Payment.',
 		description:
-			"How much to give back, in the payment's currency. Less than the payment for a partial refund; all refunds of a payment add up to at most its amount.",
+			"How much to give back, in the payment's currency. All refunds of a payment add up to at most its amount.",
+		displayOptions: { show: { refundType: ['partial'] } },
 	},
 	...toolLimitFields('refund'),
 	optionsCollection('write'),
 ];
+
+/** A second one would make a second order, payment or refund. */
+export const sendsOnce = true;
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['transaction'], operation: ['refund'] } },
@@ -61,13 +78,46 @@ function withFieldNamesFixed(record: IDataObject): IDataObject {
 	return fixed;
 }
 
+/**
+ * The payment's whole amount, read from the gateway. The gateway tells no refunded or remaining amount, so a payment
+ * refunded in part already is refused here rather than sent an amount the gateway would refuse, or take wrongly.
+ */
+async function wholeAmount(ctx: IExecuteFunctions, gateway: Gateway, paymentId: string, settings: CallSettings): Promise<number> {
+	const payment = await gateway.request(
+		{
+			endpoint: 'refundRead',
+			method: 'GET',
+			family: 'short',
+			path: `/transaction/status/${pathSegment('Payment ID (paymentId)', paymentId)}`,
+		},
+		settings,
+	);
+	const status = String(payment.paymentStatus ?? payment.status ?? '');
+	if (status !== 'success') {
+		const why = /refund/i.test(status)
+			? `it is ${status.replace(/_/g, ' ')} already, and the gateway does not say how much is left`
+			: `its status is "${status || 'unknown'}", and only a successful payment can be refunded`;
+		throw new NodeOperationError(ctx.getNode(), `The whole payment cannot be refunded: ${why} [item ${settings.itemIndex}]`, {
+			itemIndex: settings.itemIndex,
+			description:
+				'No refund was sent; the payment was only read. To give back part of a payment refunded before, choose Refund: An Amount, and check what is left with Status → Get by Payment ID.',
+		});
+	}
+	return validateAmount("the payment's amount (as the gateway gave it)", payment.amount, REFUND_DIGITS);
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const settings = callSettings(this, itemIndex);
-	const body: IDataObject = {
-		paymentId: requireText('Payment ID (paymentId)', this.getNodeParameter('paymentId', itemIndex)),
-		amount: validateAmount('Amount (amount)', this.getNodeParameter('amount', itemIndex), REFUND_DIGITS),
-	};
-	assertWithinToolLimit(this, itemIndex, body.amount as number, 'refund');
+	const paymentId = requireText('Payment ID (paymentId)', this.getNodeParameter('paymentId', itemIndex));
+	const refundType = this.getNodeParameter('refundType', itemIndex, 'partial');
+	if (refundType !== 'partial' && refundType !== 'full') throw new InvalidInput('Refund (refundType)', 'must be "partial" or "full"');
+	const limit = toolLimit(this, itemIndex, 'refund');
+	const amount =
+		refundType === 'full'
+			? await wholeAmount(this, gateway, paymentId, settings)
+			: validateAmount('Amount (amount)', this.getNodeParameter('amount', itemIndex), REFUND_DIGITS);
+	assertWithinLimit(limit, amount, 'refund', refundType === 'full');
+	const body: IDataObject = { paymentId, amount };
 	const refund = await gateway.request(
 		{ endpoint: 'refund', method: 'POST', family: 'short', path: '/transaction/refund', body },
 		settings,

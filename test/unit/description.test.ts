@@ -1,0 +1,52 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
+
+// The node's description as the editor shows it: subtitles that say what the node does, in the words of each
+// operation's action, and the identifiers shared by several operations defined once.
+
+const { description } = new PaymentGateway();
+
+function actions(): Record<string, string> {
+	const found: Record<string, string> = {};
+	for (const property of description.properties) {
+		const resource = property.name === 'operation' ? property.displayOptions?.show?.resource?.[0] : undefined;
+		for (const option of (resource ? property.options : []) as INodePropertyOptions[]) {
+			found[`${String(resource)}:${String(option.value)}`] = option.action!;
+		}
+	}
+	return found;
+}
+
+describe('the subtitle', () => {
+	it("is the chosen operation's action, for every operation", () => {
+		const map = /^=\{\{ (\{.*\})\[\$parameter\["resource"\] \+ ":" \+ \$parameter\["operation"\]\] \}\}$/.exec(description.subtitle!);
+		expect(map).not.toBeNull();
+		expect(JSON.parse(map![1])).toEqual(actions());
+	});
+
+	it('every action is a sentence that says what the operation does', () => {
+		for (const action of Object.values(actions())) expect(action).toMatch(/^[A-Z][a-z]+ [a-z]/);
+		expect(Object.keys(actions())).toHaveLength(10);
+	});
+});
+
+describe('identifiers several operations ask for are defined once', () => {
+	const definitions = (name: string) => description.properties.filter((property) => property.name === name);
+	const shape = ({ displayName, type, placeholder, modes }: INodeProperties) => ({ displayName, type, placeholder, modes });
+
+	it.each(['orderId', 'paymentId', 'customerId', 'digitalCardId'])('%s looks the same wherever it is asked', (name) => {
+		const found = definitions(name);
+		expect(found.length).toBeGreaterThan(1);
+		for (const definition of found) expect(shape(definition)).toEqual(shape(found[0]));
+	});
+
+	it('Digital Card is a resource locator: From list first, then By ID', () => {
+		for (const definition of definitions('digitalCardId')) {
+			expect(definition.type).toBe('resourceLocator');
+			expect(definition.modes?.map((mode) => mode.name)).toEqual(['list', 'id']);
+			expect(definition.modes?.[0].typeOptions?.searchListMethod).toBe('searchStoredCards');
+		}
+		expect(new PaymentGateway().methods.listSearch.searchStoredCards).toEqual(expect.any(Function));
+	});
+});
