@@ -19,7 +19,7 @@ const path = require('node:path');
 const { startSandbox } = require('../sandbox/gateway');
 const checks = require('./example-checks');
 const { webhookPathOf } = require('./lib/calls');
-const { EXAMPLE_CREDENTIAL_NAME, loadExamples } = require('./lib/examples');
+const { EXAMPLE_CREDENTIAL_NAME, EXAMPLES_DIR, loadExamples } = require('./lib/examples');
 const { secretsToFind, findLeaks, printLeaks } = require('./lib/leaks');
 const { createN8n } = require('./lib/n8n');
 const { paths, preparePackage } = require('./lib/package');
@@ -98,6 +98,7 @@ async function main() {
 	const stored = [];
 	try {
 		t.examples = loadExamples();
+		log(`examples of ${path.relative(paths.ROOT, EXAMPLES_DIR)}`);
 		checkFiles(t.examples);
 		stored.push(...Object.values(t.examples));
 

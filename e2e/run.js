@@ -5,6 +5,7 @@
 //   node e2e/run.js [name ...]         only the named workflows (file names without .json)
 //   E2E_SKIP_INSTALL=1 E2E_SKIP_BUILD=1 node e2e/run.js   reuse the n8n install and dist/
 //   E2E_N8N_TIMEOUT_MS=180000          limit for each n8n command
+//   E2E_WORKFLOWS_FROM=e2e/saved-0.1/workflows   the same checks on the workflows as 0.1 saved them (npm run e2e:saved)
 //
 // Installs the tarball into a fresh user folder (.e2e/user-folder), starts the sandbox, imports a credential and the
 // workflows of e2e/workflows/, runs each Manual Trigger workflow with `n8n execute` and each Webhook workflow through
@@ -25,7 +26,7 @@ const { onCleanUp, runCheck, seconds } = require('./lib/processes');
 const { RestSession } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'user-folder');
-const WORKFLOW_DIR = path.join(__dirname, 'workflows');
+const WORKFLOW_DIR = process.env.E2E_WORKFLOWS_FROM ? path.resolve(paths.ROOT, process.env.E2E_WORKFLOWS_FROM) : path.join(__dirname, 'workflows');
 const NODE_TYPE = `${PACKAGE_NAME}.paymentGateway`;
 const WEBHOOK_TYPE = 'n8n-nodes-base.webhook';
 const CREDENTIAL = { id: 'pgSandboxCred001', name: 'Payment Gateway sandbox', type: 'paymentGatewayApi' };
@@ -130,6 +131,7 @@ async function runByWebhook(server, session, sandbox, entry, stored) {
 async function main() {
 	const only = process.argv.slice(2);
 	const workflows = loadWorkflows(only);
+	log(`workflows of ${path.relative(paths.ROOT, WORKFLOW_DIR)}`);
 	await preparePackage(USER_FOLDER, { log });
 
 	// The sandbox gateway runs in this process: the checks read its request log.

@@ -8,7 +8,8 @@ const path = require('node:path');
 
 const { paths } = require('./package');
 
-const EXAMPLES_DIR = path.join(paths.ROOT, 'examples');
+// E2E_EXAMPLES_FROM: the examples as an earlier release shipped them (npm run e2e:saved), checked the same way.
+const EXAMPLES_DIR = path.resolve(paths.ROOT, process.env.E2E_EXAMPLES_FROM || 'examples');
 /** The credential every example refers to by name; n8n picks a credential of that name on import. */
 const EXAMPLE_CREDENTIAL_NAME = 'Payment Gateway account';
 
