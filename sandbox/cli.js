@@ -37,6 +37,7 @@ Credential "Payment Gateway API":
   Client Secret       ${active.clientSecret}
   Card Encryption Key ${sandbox.cardEncryptionKey}
   Merchant Domain     any value, e.g. https://shop.example.com
+  Hosted Checkout Page URL  ${sandbox.url}/__sandbox/cpbs/pg
 
 Inactive client (answers 401): ${inactive.clientId} / ${inactive.clientSecret}
 

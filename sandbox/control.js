@@ -5,7 +5,7 @@
 
 const { HttpError, parseControlJson, readBody, sendHtml, sendJson } = require('./http');
 const { presentAmount } = require('./currency');
-const { authenticationPage, resultPage } = require('./pages');
+const { authenticationPage, checkoutPage, resultPage } = require('./pages');
 
 const CONTROL_PREFIX = '/__sandbox';
 
@@ -24,7 +24,21 @@ function controlRoutes(sandbox, state) {
 		return { html: authenticationPage(payment, amount, path) };
 	}
 
+	/**
+	 * The hosted checkout page at `<sandbox>/__sandbox/cpbs/pg`, so that a checkoutUrl built with it as the credential's
+	 * Hosted Checkout Page URL opens in a browser: Pay or Decline, then back to the redirectUrl with the paymentId.
+	 */
+	function hostedCheckout({ method, raw, url }) {
+		const link = `${sandbox.url}${url}`;
+		if (method === 'POST') return { redirect: sandbox.payCheckout(link, new URLSearchParams(raw).get('result') ?? 'success').redirectTo };
+		const query = new URL(link).searchParams;
+		const order = state.own(state.orders, query.get('orderId'), query.get('clientId'));
+		return { html: checkoutPage(order, order && `${presentAmount(order.amountMinor, order.currency)} ${order.currency}`) };
+	}
+
 	return [
+		['GET', /^\/cpbs\/pg$/, hostedCheckout],
+		['POST', /^\/cpbs\/pg$/, hostedCheckout],
 		['POST', /^\/payments\/([^/]+)\/complete$/, ({ params: [id], json }) =>
 			sandbox.completeAuthentication(id, json().result)],
 		['POST', /^\/checkout\/pay$/, ({ json }) => sandbox.payCheckout(json().checkoutUrl, json().result)],
@@ -56,8 +70,9 @@ function createControlHandler(sandbox, state) {
 				if (!m || method !== req.method) continue;
 				const params = m.slice(1).map(decodeURIComponent);
 				const json = () => parseControlJson(raw);
-				const answer = await handler({ method: req.method, params, raw, path: pathname, json });
-				if (answer?.html !== undefined) sendHtml(res, 200, answer.html);
+				const answer = await handler({ method: req.method, params, raw, path: pathname, url: req.url, json });
+				if (answer?.redirect !== undefined) sendHtml(res, 303, '', { Location: answer.redirect });
+				else if (answer?.html !== undefined) sendHtml(res, 200, answer.html);
 				else sendJson(res, 200, answer);
 				return;
 			}

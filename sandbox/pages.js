@@ -44,4 +44,18 @@ ${fields}
 	);
 }
 
-module.exports = { authenticationPage, resultPage };
+/** The hosted checkout page a `checkoutUrl` opens: the order and two buttons, the customer's two outcomes. */
+function checkoutPage(order, amount) {
+	const buttons =
+		order === undefined
+			? '<p>This link names no order of this client.</p>'
+			: `<p>Order <code>${escapeHtml(order.orderId)}</code>: <strong>${escapeHtml(amount)}</strong>.</p>
+<p>Paid with the sandbox's approved test card, Visa •••• 1111.</p>
+<form method="POST">
+<button name="result" value="success">Pay</button>
+<button name="result" value="failure">Decline</button>
+</form>`;
+	return page('Sandbox hosted checkout', buttons);
+}
+
+module.exports = { authenticationPage, checkoutPage, resultPage };

@@ -231,7 +231,8 @@ async function main() {
 
 	const port = await portOr(Number(process.env.DEV_N8N_PORT || 5678));
 	const n8n = await createN8n({ userFolder: USER_FOLDER, log, env: { ...N8N_SETTINGS, N8N_PORT: String(port) } });
-	await n8n.importCredentials([{ ...CREDENTIAL, data: sandbox.credentialData({ checkoutPageUrl: 'https://pay.example.com/cpbs/pg' }) }]);
+	// The sandbox's own hosted checkout page: a checkoutUrl made in this n8n opens in a browser, with Pay and Decline.
+	await n8n.importCredentials([{ ...CREDENTIAL, data: sandbox.credentialData({ checkoutPageUrl: `${sandbox.url}/__sandbox/cpbs/pg` }) }]);
 	// tsc's first compile writes dist/: done before n8n loads the package, so that it is not a reload.
 	await compiled;
 	const server = await n8n.start();

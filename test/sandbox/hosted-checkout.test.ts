@@ -87,3 +87,36 @@ test('bad links, unknown or foreign orders and a bad result change nothing', asy
 	}
 	expect((await checkStatus(orderId)).data).toMatchObject({ status: 'failure', errMessage: 'Transaction not initiated' });
 });
+
+describe('the hosted checkout page a browser opens', () => {
+	const pageLink = (orderId: string) => link(orderId).replace('https://merchant.example.com/cpbs/pg', `${sb().url}/__sandbox/cpbs/pg`);
+
+	test('shows the order, and Pay completes it and sends the browser back with the paymentId', async () => {
+		const orderId = await checkoutOrder();
+		const page = await axios.get(pageLink(orderId), { validateStatus: () => true });
+		expect(page.status).toBe(200);
+		expect(page.headers['content-type']).toMatch(/^text\/html/);
+		expect(page.data).toContain(orderId);
+		expect(page.data).toContain('12.500 OMR');
+
+		const paid = await axios.post(pageLink(orderId), 'result=success', { maxRedirects: 0, validateStatus: () => true });
+		expect(paid.status).toBe(303);
+		const back = new URL(paid.headers.location);
+		expect(`${back.origin}${back.pathname}`).toBe('https://shop.example.com/payment/done');
+		const paymentId = back.searchParams.get('paymentId')!;
+		expect(paymentId).toMatch(PAYMENT_ID);
+		expect((await checkStatus(orderId)).data).toMatchObject({ orderId, paymentId, status: 'success' });
+	});
+
+	test('Decline leaves a failed payment; a link to another client’s or no order shows no buttons', async () => {
+		const orderId = await checkoutOrder();
+		const declined = await axios.post(pageLink(orderId), 'result=failure', { maxRedirects: 0, validateStatus: () => true });
+		expect(declined.status).toBe(303);
+		expect((await checkStatus(orderId)).data).toMatchObject({ orderId, status: 'failure' });
+
+		const unknown = await axios.get(pageLink('wb-00000000-0000-0000-0000-000000000000'), { validateStatus: () => true });
+		expect(unknown.status).toBe(200);
+		expect(unknown.data).toContain('names no order of this client');
+		expect(unknown.data).not.toContain('<button');
+	});
+});
