@@ -3,6 +3,7 @@
 // One API request, start to finish: routing, the request log, faults,
 // latency, the checks, the handler, and the failure shape of its family.
 
+const { performance } = require('node:perf_hooks');
 const { HttpError, failureEnvelope, readBody } = require('./http');
 const { authenticate, checkHeaders, parseJsonBody } = require('./checks');
 const { KINDS } = require('./faults');
@@ -86,7 +87,14 @@ function createApiHandler(ctx) {
 			status: null,
 			resCode: null,
 			fault: null,
+			// Monotonic, unlike `time`: how long a connection stayed open and how long a client waited between
+			// requests, as this server saw them, measured apart from the client's own timers.
+			receivedAtMs: performance.now(),
+			closedAtMs: null,
 		};
+		res.once('close', () => {
+			entry.closedAtMs = performance.now();
+		});
 		const fault = ctx.faults.take(req.method, pathname + search);
 		if (fault) entry.fault = fault.kind;
 		if (fault?.kind === 'reset-before-body') {

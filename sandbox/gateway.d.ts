@@ -51,6 +51,16 @@ export interface LoggedRequest {
 	resCode: number | null;
 	/** The injected fault this request got, or null. */
 	fault: FaultKind | null;
+	/**
+	 * When the request arrived, in milliseconds of the process's monotonic clock (`performance.now()`): for
+	 * durations and gaps measured where the client's own timers cannot blur them, not a date.
+	 */
+	receivedAtMs: number;
+	/**
+	 * When the exchange ended, on the same clock: the answer fully sent, or the connection closed before that (a
+	 * hang ends when the client gives up). Null while it is still open.
+	 */
+	closedAtMs: number | null;
 }
 
 export interface FaultOptions {

@@ -117,8 +117,15 @@ function failureIfAny(cell: Cell): Failure | undefined {
 /** The transport's first back-off when the gateway names no Retry-After. */
 const BACK_OFF_MS = 500;
 
+/**
+ * Slack for the upper bounds, measured at the sandbox: timers fire late when twelve cells share a busy 2-core
+ * machine. The faults they catch take far longer: a hang never ends, a slow body takes 15 s and more, the node's
+ * default time-out is 60 s, and a retry that waits in the wrong unit waits seconds to minutes.
+ */
+const LATE_MS = 4000;
+
 /** The retry of the middle item waited as asked: Retry-After, else the back-off (after the time-out, if any). */
-function expectWaitedAsAsked(cell: Cell, run: CellRun, itemRequests: LoggedRequest[]) {
+function expectWaitedAsAsked(run: CellRun, itemRequests: LoggedRequest[]) {
 	const [faulted, retried] = itemRequests;
 	const retryAfter = run.armed?.retryAfter;
 	const minimum =
@@ -127,10 +134,11 @@ function expectWaitedAsAsked(cell: Cell, run: CellRun, itemRequests: LoggedReque
 			: typeof retryAfter === 'string'
 				? Date.parse(retryAfter) - Date.parse(faulted.time)
 				: BACK_OFF_MS;
-	const waited = msBetween(faulted, retried);
-	expect(waited).toBeGreaterThanOrEqual(minimum - 20);
-	// A time-out runs from before the request reached the sandbox, so the retry comes up to TIMEOUT later.
-	expect(waited).toBeLessThan(minimum + (cell.fault.timesOut ? TIMEOUT : 0) + 2500);
+	// From arrival to arrival, which holds the whole wait whatever a busy machine delays: a sound lower bound.
+	expect(msBetween(faulted, retried)).toBeGreaterThanOrEqual(minimum - 20);
+	// From the end of the faulted exchange (an answer sent, or the node hanging up) to the retry's arrival.
+	const waited = retried.receivedAtMs - faulted.closedAtMs!;
+	expect(waited).toBeLessThan(minimum + LATE_MS);
 }
 
 function checkCell(cell: Cell) {
@@ -139,9 +147,11 @@ function checkCell(cell: Cell) {
 	const { result, prepared } = run!;
 	const { operation, fault, mode } = cell;
 	expect(run!.leaks).toEqual([]);
-	// Bounded by the time-out: one attempt, or two with the wait between them.
+	// Bounded by the time-out: the node ended every exchange within it, as the sandbox saw.
+	for (const request of run!.requests) {
+		expect(request.closedAtMs! - request.receivedAtMs).toBeLessThan(TIMEOUT + LATE_MS);
+	}
 	const retries = mode === 'retry' && operation.kind === 'read';
-	expect(run!.durationMs).toBeLessThan(TIMEOUT + 3000 + (retries ? TIMEOUT + 2500 : 0));
 
 	if (operation.kind === 'local') {
 		expect(run!.requests).toEqual([]);
@@ -152,14 +162,15 @@ function checkCell(cell: Cell) {
 
 	const perItem = requestsPerItem(run!.requests, prepared.keys);
 	if (operation.kind === 'trigger') {
-		// The gateway hears back at once, before the re-check; every notification starts one execution.
+		// Every notification is answered 200 and starts one execution.
 		expect(run!.answers!.map((answer) => answer.status)).toEqual([200, 200, 200]);
-		for (const answer of run!.answers!) expect(answer.ms).toBeLessThan(TIMEOUT);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(result.items[0].json).toMatchObject(prepared.outputs[0]);
 		expect(result.items[2].json).toMatchObject(prepared.outputs[2]);
 		expect(result.items[1].json).toMatchObject({ ...prepared.items[1], notifiedStatus: 'success', statusVerified: false });
 		expect(perItem).toEqual([1, 1, 1]);
+		// The gateway hears back before the re-check has ended: its answer sent, or the node hanging up on it.
+		run!.answers!.forEach((answer, item) => expect(answer.answeredAtMs).toBeLessThan(run!.requests[item].closedAtMs!));
 		expectFailure(cell, failureOf(run!, mode));
 		return;
 	}
@@ -179,7 +190,7 @@ function checkCell(cell: Cell) {
 		expect(result.items[1].json).toMatchObject(prepared.outputs[1]);
 		expect(perItem).toEqual([1, 2, 1]);
 		const middle = run!.requests.filter((request) => request.path.includes(prepared.keys[1]));
-		expectWaitedAsAsked(cell, run!, middle);
+		expectWaitedAsAsked(run!, middle);
 		return;
 	}
 	expect(perItem).toEqual([1, 1, 1]);

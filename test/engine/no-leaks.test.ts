@@ -87,7 +87,7 @@ describe('the leak detector itself', () => {
 		expect(findLeaks(value)).not.toEqual([]);
 	});
 
-	it('allows the last four digits, ids, signatures and timestamps', () => {
+	it('allows the last four digits, ids, signatures, timestamps and how long a node ran', () => {
 		expect(
 			findLeaks({
 				panLastFour: '1111',
@@ -96,6 +96,7 @@ describe('the leak detector itself', () => {
 				orderId: 'ord_51860017c0ffee00',
 				timestamp: '2026-11-22T05:04:02.123Z',
 				startTime: 1795323497311,
+				executionTime: Number(CVV),
 				amount: 25.5,
 			}),
 		).toEqual([]);

@@ -36,17 +36,21 @@ describe('the status re-check', () => {
 
 	it('answers the gateway before the re-check has finished', async () => {
 		const record = await paid();
+		// The re-check's answer is held back this long: a trigger that waited for it would answer after.
 		const latencyMs = 1500;
 		bench.sandbox.setLatency(latencyMs);
 		const answer = await notify(bench.server, record);
 		expect(answer.status).toBe(200);
-		expect(answer.answerMs).toBeLessThan(latencyMs / 2);
 
-		const [execution] = await bench.server.waitForExecutions(1, 10_000);
+		const [execution] = await bench.server.waitForExecutions(1);
 		expect(execution.items[0].json).toMatchObject({ status: 'success', statusVerified: true });
 		expect(execution.stoppedAt.getTime() - answer.started).toBeGreaterThanOrEqual(latencyMs);
-		expect(bench.server.calls[0].answeredAt!.getTime()).toBeLessThan(execution.startedAt.getTime());
 		expect(bench.checkStatusRequests()).toHaveLength(1);
+		// In the order the two servers saw it, on one clock: the trigger's answer went out before the sandbox's
+		// answer to the re-check, however slow a busy machine made either.
+		const [recheck] = bench.checkStatusRequests();
+		expect(bench.server.calls[0].answeredAtMs).toBeLessThan(recheck.closedAtMs!);
+		expect(bench.server.calls[0].answeredAt!.getTime()).toBeLessThan(execution.startedAt.getTime());
 	});
 
 	it('turned off, nothing is sent: the item keeps the notification’s status, unverified', async () => {

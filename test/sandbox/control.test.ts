@@ -20,6 +20,9 @@ describe('latency and the request log', () => {
 		const start = Date.now();
 		await call('GET', '/customer/c1/digitalCards');
 		expect(Date.now() - start).toBeGreaterThanOrEqual(140);
+		const [entry] = sb().requests;
+		// Timers count whole milliseconds and may fire up to one early by this clock.
+		expect(entry.closedAtMs! - entry.receivedAtMs).toBeGreaterThanOrEqual(149);
 	});
 
 	test('log entries, redaction, clearing and the control endpoints', async () => {
@@ -43,6 +46,11 @@ describe('latency and the request log', () => {
 		expect(first.headers['x-merchant-domain']).toBe('https://shop.example.com');
 		expect(JSON.stringify(sb().requests)).not.toContain(sb().clients.active.clientSecret);
 		expect(second).toMatchObject({ apiPath: '/customer/c%201/digitalCards', status: 401, resCode: 401, clientId: null });
+		// The second was sent once the first was answered; the clock is the process's monotonic one.
+		expect(first.receivedAtMs).toBeGreaterThan(0);
+		expect(first.closedAtMs).toBeGreaterThanOrEqual(first.receivedAtMs);
+		expect(second.receivedAtMs).toBeGreaterThanOrEqual(first.closedAtMs!);
+		expect(second.closedAtMs).toBeLessThanOrEqual(performance.now());
 
 		const viaHttp = await axios.get(control('/requests'));
 		expect(viaHttp.data).toHaveLength(2);

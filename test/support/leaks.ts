@@ -51,7 +51,9 @@ function stringLeaves(value: unknown, path = '$', seen = new Set<unknown>()): Ar
  */
 export function findLeaks(value: unknown, terms: LeakSearchTerms): string[] {
 	const leaks: string[] = [];
-	const text = JSON.stringify(value) ?? '';
+	// n8n's own measure of how long a node ran is left out: on a busy machine a run lasts a CVV's number of
+	// milliseconds as readily as any other.
+	const text = JSON.stringify(value, (key, entry: unknown) => (key === 'executionTime' ? undefined : entry)) ?? '';
 	for (const [index, secret] of [...terms.secrets, ...terms.cards].entries()) {
 		if (text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1))) {
 			leaks.push(`contains term ${index} (${secret.slice(0, 6)}…)`);

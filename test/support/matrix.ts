@@ -75,13 +75,12 @@ export interface CellRun {
 	prepared: Prepared;
 	/** The node's run; for the trigger, one item per notification, paired to it, from its three executions. */
 	result: RunWorkflowResult;
-	/** The trigger's answers to the gateway: status and how long each took. */
-	answers?: Array<{ status: number; ms: number }>;
+	/** The trigger's answers to the gateway: status, and when the answer was sent (the sandbox log's clock). */
+	answers?: Array<{ status: number; answeredAtMs: number }>;
 	requests: LoggedRequest[];
 	pendingFaults: number;
 	/** The fault as armed (its Retry-After date). */
 	armed?: FaultOptions;
-	durationMs: number;
 	/** What the leak search found, and what it searched: to tell a clean run from a search of nothing. */
 	leaks: string[];
 	searched: { bytes: number; thrownErrors: number; stack: boolean };
@@ -112,16 +111,16 @@ async function runTriggerCell(sandbox: Sandbox, prepared: Prepared) {
 		credentials: sandboxCredentials(sandbox),
 		parameters: { options: { timeout: TIMEOUT } },
 	});
-	const answers: Array<{ status: number; ms: number; text: string }> = [];
+	const answers: Array<{ status: number; answeredAtMs: number; text: string }> = [];
 	try {
-		for (const record of prepared.items) {
-			const sent = Date.now();
+		for (const [index, record] of prepared.items.entries()) {
 			const response = await fetch(server.url, {
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json' },
 				body: JSON.stringify(record),
 			});
-			answers.push({ status: response.status, ms: Date.now() - sent, text: await response.text() });
+			const text = await response.text();
+			answers.push({ status: response.status, answeredAtMs: server.calls[index].answeredAtMs!, text });
 			await server.idle();
 		}
 	} finally {
@@ -140,12 +139,10 @@ export async function runCell(cell: Cell, sandbox: Sandbox): Promise<CellRun> {
 	// Verify Signature sends nothing: its fault stays pending, whatever the items.
 	if (cell.operation.kind === 'local') sandbox.injectFault(cell.fault.options());
 	const arming = cell.operation.kind === 'local' ? undefined : armAfter(sandbox, 1, () => cell.fault.options());
-	const started = Date.now();
 	const { result, thrown, material, answers } =
 		cell.operation.kind === 'trigger'
 			? await runTriggerCell(sandbox, prepared)
 			: { ...(await runNodeCell(cell, sandbox, prepared)), answers: undefined };
-	const durationMs = Date.now() - started;
 	const searched = JSON.stringify(material);
 	return {
 		prepared,
@@ -154,7 +151,6 @@ export async function runCell(cell: Cell, sandbox: Sandbox): Promise<CellRun> {
 		requests: [...sandbox.requests],
 		pendingFaults: sandbox.faults.length,
 		armed: arming?.armed,
-		durationMs,
 		leaks: findLeaks(material, leakTerms(sandbox)),
 		searched: { bytes: searched.length, thrownErrors: thrown.length, stack: searched.includes('"stack":"NodeApiError') },
 	};

@@ -56,6 +56,8 @@ export interface WebhookCall {
 	/** Set when the answer has been written. */
 	statusCode?: number;
 	answeredAt?: Date;
+	/** The same moment on the process's monotonic clock, the one of the sandbox's request log (`receivedAtMs`). */
+	answeredAtMs?: number;
 	/** What the node's webhook() returned (undefined when it was not called or threw). */
 	webhookResult?: IWebhookResponseData;
 	webhookError?: Error;
@@ -70,9 +72,9 @@ export interface WebhookServer {
 	/** Finished executions, in the order they finished. */
 	executions: WebhookExecution[];
 	calls: WebhookCall[];
-	/** Resolves with the first `count` executions once that many have finished; rejects after the time-out. */
+	/** Resolves with the first `count` executions once that many have finished; rejects after the time-out (20 s). */
 	waitForExecutions(count: number, timeoutMs?: number): Promise<WebhookExecution[]>;
-	/** Resolves once every call received so far has been handled and its execution, if any, finished. */
+	/** Resolves once every call received so far has been handled and its execution, if any, finished (or rejects after 20 s). */
 	idle(timeoutMs?: number): Promise<void>;
 	/** Forgets the recorded executions and calls. */
 	reset(): void;

@@ -42,6 +42,11 @@ const {
 const { parseIncomingMessage } = requireFromCore('@n8n/backend-network');
 
 const MODE = 'webhook';
+/**
+ * How long waitForExecutions() and idle() wait. Runs take milliseconds to a few seconds; the deadline only turns a
+ * run that never ends into a clear message, so it is generous for a busy machine and still under jest's 30 s.
+ */
+const WAIT_MS = 20_000;
 const WORKFLOW_ID = 'harness-webhook-workflow';
 
 function sendJson(res, statusCode, body) {
@@ -238,7 +243,9 @@ async function startWebhookServer(options) {
 	async function handle(req, res) {
 		const call = { method: req.method, url: req.url, receivedAt: new Date() };
 		record.calls.push(call);
-		res.on('finish', () => Object.assign(call, { statusCode: res.statusCode, answeredAt: new Date() }));
+		res.on('finish', () =>
+			Object.assign(call, { statusCode: res.statusCode, answeredAt: new Date(), answeredAtMs: performance.now() }),
+		);
 
 		const url = new URL(req.url, 'http://127.0.0.1');
 		const workflow = newWorkflow();
@@ -308,11 +315,11 @@ async function startWebhookServer(options) {
 		urls,
 		executions,
 		calls,
-		async waitForExecutions(count, timeoutMs = 10_000) {
+		async waitForExecutions(count, timeoutMs = WAIT_MS) {
 			await record.waitUntil(() => executions.length >= count, `${count} execution(s)`, timeoutMs);
 			return executions.slice(0, count);
 		},
-		async idle(timeoutMs = 10_000) {
+		async idle(timeoutMs = WAIT_MS) {
 			await record.waitUntil(() => inFlight.size === 0, 'the calls in flight to finish', timeoutMs);
 		},
 		reset() {
