@@ -35,7 +35,13 @@ const { RestSession } = require('./lib/rest');
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'agent', 'user');
 const EXAMPLE_FILE = path.join(EXAMPLES_DIR, 'support-agent.json');
 /** The card the stand-in model gives in (c): the sandbox's approved test card, an expiry and CVV nothing else uses. */
-const CARD = { given: 'by the stand-in model in (c)', cardNumber: '4111111111111111', cardExpMonth: '11', cardExpYear: '31', cardCVV: '987' };
+const CARD = {
+	given: 'by the stand-in model in (c)',
+	cardNumber: '4111111111111111',
+	cardExpMonth: '11',
+	cardExpYear: '31',
+	cardCVV: '987',
+};
 
 const report = createReport();
 const log = (message) => console.log(`agent: ${message}`);

@@ -23,17 +23,22 @@ async function checkImported(t) {
 	const known = new Set(types.flatMap((type) => [type.version].flat().map((version) => `${type.name}@${version}`)));
 	const used = t.example.nodes.map((node) => `${node.type}@${node.typeVersion}`);
 	const unknown = used.filter((type) => !known.has(type));
-	check(unknown.length === 0, `n8n 2.41.1 knows every node type and version the example uses (${[...new Set(used)].join(', ')})`, unknown.join(', '));
+	check(
+		unknown.length === 0,
+		`n8n knows every node type and version the example uses (${[...new Set(used)].join(', ')})`,
+		unknown.join(', '),
+	);
 	const stored = await t.session.data('GET', `/rest/workflows/${t.example.id}`);
 	const ids = stored.nodes.flatMap((node) => Object.values(node.credentials ?? {}).map((credential) => credential.id));
 	const expected = [CREDENTIALS.gateway.id, CREDENTIALS.model.id];
 	check(
 		ids.length === 3 && ids.every((id) => expected.includes(id)),
-		`imported with n8n import:workflow, its nodes use the credentials "${CREDENTIALS.gateway.name}" and "${CREDENTIALS.model.name}" found by name`,
+		`imported with n8n import:workflow, its nodes use "${CREDENTIALS.gateway.name}" and "${CREDENTIALS.model.name}", found by name`,
 		ids.join(', '),
 	);
 	const refund = stored.nodes.find((node) => node.name === 'Refund Payment');
-	check(refund?.parameters.toolMaxAmount === 25, 'Refund Payment keeps its Maximum Amount per Call of 25', `${refund?.parameters.toolMaxAmount}`);
+	const limit = refund?.parameters.toolMaxAmount;
+	check(limit === 25, 'Refund Payment keeps its Maximum Amount per Call of 25', `${limit}`);
 }
 
 /**
@@ -64,7 +69,8 @@ async function executionStatus(t, id) {
 /** A refund through the chat: the approval request, what happened before the click, then the click. */
 async function reviewedRefund(t, label, payment, amount, buttonText) {
 	const { check, must } = t.report;
-	const chat = await say(t, `Refund ${amount} of payment ${payment.paymentId}`, 'Refund Payment', { paymentId: payment.paymentId, amount });
+	const said = `Refund ${amount} of payment ${payment.paymentId}`;
+	const chat = await say(t, said, 'Refund Payment', { paymentId: payment.paymentId, amount });
 	const request = approvalRequest(await chat.socket.next((message) => Boolean(approvalRequest(message))));
 	must(Boolean(request), `${label}: the chat shows an approval request`, chat.socket.messages.join(' | ').slice(0, 300));
 	check(
@@ -73,7 +79,8 @@ async function reviewedRefund(t, label, payment, amount, buttonText) {
 		request.text,
 	);
 	const labels = request.buttons.map((button) => button.text);
-	check(labels.sort().join(',') === 'Approve refund,Decline', `${label}: with the buttons Approve refund and Decline`, labels.join(', '));
+	const shown = [...labels].sort().join(', ');
+	check(shown === 'Approve refund, Decline', `${label}: with the buttons Approve refund and Decline`, shown);
 	// The request comes once the execution waits: nothing may have reached the gateway, nor may it while it waits.
 	await sleep(1000);
 	check(
@@ -86,7 +93,7 @@ async function reviewedRefund(t, label, payment, amount, buttonText) {
 	const final = await chat.socket.next(FINAL);
 	check(Boolean(final), `${label}: the agent's final answer reaches the chat`, chat.socket.messages.join(' | ').slice(0, 300));
 	chat.socket.close();
-	return { final: final ?? '', refunds: refundsSince(t, chat.before), answers: t.model.toolAnswers(`Refund ${amount} of payment ${payment.paymentId}`) };
+	return { final: final ?? '', refunds: refundsSince(t, chat.before), answers: t.model.toolAnswers(said) };
 }
 
 async function supportAgent(t) {
@@ -99,14 +106,22 @@ async function supportAgent(t) {
 	await t.session.waitForWebhook(t.chatUrl);
 	t.report.pass(`published over REST; its hosted chat answers on ${t.chatUrl}`);
 	const anonymous = await sendMessage(t.chatUrl, { sessionId: 'no-login', chatInput: 'Refund everything' });
-	check(anonymous.status === 401, 'a message without an n8n login is refused (401): only n8n users chat, and approve', `HTTP ${anonymous.status}`);
+	check(
+		anonymous.status === 401,
+		'a message without an n8n login is refused (401): only n8n users chat, and approve',
+		`HTTP ${anonymous.status}`,
+	);
 
 	const payment = await paidPayment(t.sandbox, { amount: 30, receiptId: 'AGENT-EXAMPLE-1' });
 	const status = await say(t, `What is the status of order ${payment.orderId}?`, 'Order Status', { orderId: payment.orderId });
 	const answer = await status.socket.next((message) => FINAL(message) || Boolean(approvalRequest(message)));
 	status.socket.close();
-	must(Boolean(answer) && FINAL(answer), 'Order Status: answered in the chat without a review', answer ?? status.socket.messages.join(' | '));
-	check(answer.includes(`"orderId":"${payment.orderId}"`) && answer.includes('"status":"success"'), 'Order Status: the answer holds the order\'s status', answer.slice(0, 300));
+	must(Boolean(answer) && FINAL(answer), 'Order Status: answered in the chat without a review', answer ?? 'no answer');
+	check(
+		answer.includes(`"orderId":"${payment.orderId}"`) && answer.includes('"status":"success"'),
+		"Order Status: the answer holds the order's status",
+		answer.slice(0, 300),
+	);
 
 	const approved = await reviewedRefund(t, 'refund of 10, approved', payment, 10, 'Approve refund');
 	const [sent] = approved.refunds;
@@ -115,16 +130,28 @@ async function supportAgent(t) {
 		'refund of 10, approved: exactly one refund request at the sandbox, of 10',
 		`${approved.refunds.length} refund requests`,
 	);
-	check(/"refundId":"[^"]+"/.test(approved.final) && approved.final.includes('"amount":10'), 'refund of 10, approved: the refund comes back in the answer', approved.final.slice(0, 300));
+	check(
+		/"refundId":"[^"]+"/.test(approved.final) && approved.final.includes('"amount":10'),
+		'refund of 10, approved: the refund comes back in the answer',
+		approved.final.slice(0, 300),
+	);
 
 	const declined = await reviewedRefund(t, 'refund of 7, declined', payment, 7, 'Decline');
-	check(declined.refunds.length === 0, 'refund of 7, declined: no refund request at the sandbox, ever', `${declined.refunds.length} refund requests`);
-	check(/rejected the tool call to Refund Payment/.test(declined.answers.at(-1) ?? ''), 'refund of 7, declined: the model is told the person rejected it', declined.answers.at(-1));
-	t.refused.push({ label: 'refund of 7 declined in the example\'s chat', requests: declined.refunds.length });
+	check(declined.refunds.length === 0, 'refund of 7, declined: no refund request at the sandbox', `${declined.refunds.length}`);
+	check(
+		/rejected the tool call to Refund Payment/.test(declined.answers.at(-1) ?? ''),
+		'refund of 7, declined: the model is told the person rejected it',
+		declined.answers.at(-1),
+	);
+	t.refused.push({ label: "refund of 7 declined in the example's chat", requests: declined.refunds.length });
 
 	const above = await reviewedRefund(t, 'refund of 30, approved', payment, 30, 'Approve refund');
-	check(above.refunds.length === 0 && /Maximum Amount per Call of 25/.test(above.final), 'refund of 30, approved: refused by Maximum Amount per Call 25, nothing sent', above.final.slice(0, 300));
-	t.refused.push({ label: 'refund of 30 approved in the example\'s chat, above its limit', requests: above.refunds.length });
+	check(
+		above.refunds.length === 0 && /Maximum Amount per Call of 25/.test(above.final),
+		'refund of 30, approved: refused by Maximum Amount per Call 25, nothing sent',
+		above.final.slice(0, 300),
+	);
+	t.refused.push({ label: "refund of 30 approved in the example's chat, above its limit", requests: above.refunds.length });
 }
 
 module.exports = { supportAgent };

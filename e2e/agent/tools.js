@@ -61,7 +61,8 @@ function checkRefusal(t, label, result, says) {
 		`${label}: refused, and the refusal reaches the model as the tool message`,
 		answer?.slice(0, 300) ?? 'no tool message',
 	);
-	t.report.check(result.sent.length === 0, `${label}: 0 requests at the sandbox`, `${result.sent.length}: ${result.sent.map((r) => r.apiPath).join(', ')}`);
+	const sent = result.sent.map((request) => request.apiPath);
+	t.report.check(sent.length === 0, `${label}: 0 requests at the sandbox`, `${sent.length}: ${sent.join(', ')}`);
 	t.refused.push({ label, requests: result.sent.length });
 	checkFinalAnswer(t, label, result);
 }
@@ -70,22 +71,33 @@ async function statusRead(t) {
 	const { check } = t.report;
 	console.log('\n(a) Status → Get by Order ID as a tool, the order id from $fromAI');
 	const paid = await paidPayment(t.sandbox, { amount: 25.5, receiptId: 'AGENT-STATUS-1' });
-	const result = await turn(t, t.urls.refunds, `What is the status of order ${paid.orderId}?`, 'Order Status', { orderId: paid.orderId });
+	const said = `What is the status of order ${paid.orderId}?`;
+	const result = await turn(t, t.urls.refunds, said, 'Order Status', { orderId: paid.orderId });
 
 	const described = Object.fromEntries(result.offered.map((tool) => [tool.name, tool.description]));
 	check(
-		/moves no money/.test(described.Order_Status) && /moves money/.test(described.Refund_Up_To_5) && /moves money/.test(described.Refund_Without_Limit),
-		'the model is offered Order_Status, Refund_Up_To_5 and Refund_Without_Limit, each with its operation\'s description (whether it moves money)',
+		/moves no money/.test(described.Order_Status) &&
+			/moves money/.test(described.Refund_Up_To_5) &&
+			/moves money/.test(described.Refund_Without_Limit),
+		"the model is offered Order_Status, Refund_Up_To_5 and Refund_Without_Limit, each with its operation's description (whether it moves money)",
 		Object.keys(described).join(', '),
 	);
 	const records = parseJson(result.answers[0] ?? '');
 	const [record] = Array.isArray(records) ? records : [];
 	check(
-		records?.length === 1 && record.orderId === paid.orderId && record.paymentId === paid.paymentId && record.status === 'success' && record.amount === 25.5,
+		records?.length === 1 &&
+			record.orderId === paid.orderId &&
+			record.paymentId === paid.paymentId &&
+			record.status === 'success' &&
+			record.amount === 25.5,
 		'the order\'s record comes back to the model as the tool message (status success, its paymentId and amount)',
 		result.answers[0]?.slice(0, 300),
 	);
-	check(record && !('signature' in record) && !('paymentDetails' in record), 'the record is simplified (no signature, no nesting)', Object.keys(record ?? {}).join(', '));
+	check(
+		record && !('signature' in record) && !('paymentDetails' in record),
+		'the record is simplified (no signature, no nesting)',
+		Object.keys(record ?? {}).join(', '),
+	);
 	check(
 		result.sent.length === 1 && result.sent[0].apiPath === '/nac/api/v1/pg/orders/check-status',
 		'one check-status request at the sandbox',
@@ -98,7 +110,8 @@ async function refunds(t) {
 	const { check } = t.report;
 	console.log('\n(b) Transaction → Refund as a tool: above the limit, at the default limit 0, under the limit');
 	const paid = await paidPayment(t.sandbox, { amount: 20, receiptId: 'AGENT-REFUND-1' });
-	const ask = (amount, tool, why) => turn(t, t.urls.refunds, `Refund ${amount} of payment ${paid.paymentId} (${why})`, tool, { paymentId: paid.paymentId, amount });
+	const ask = (amount, tool, why) =>
+		turn(t, t.urls.refunds, `Refund ${amount} of payment ${paid.paymentId} (${why})`, tool, { paymentId: paid.paymentId, amount });
 
 	const above = await ask(10, 'Refund Up To 5', 'limit 5');
 	checkRefusal(t, 'refund of 10 at Maximum Amount per Call 5', above, /a refund of 10 is above this tool's Maximum Amount per Call of 5/);
@@ -114,13 +127,20 @@ async function refunds(t) {
 	);
 	const [refund] = parseJson(under.answers[0] ?? '') ?? [];
 	check(
-		refund?.paymentId === paid.paymentId && refund.amount === 4 && Boolean(refund.refundId) && refund.paymentStatus === 'partially_refunded',
+		refund?.paymentId === paid.paymentId &&
+			refund.amount === 4 &&
+			Boolean(refund.refundId) &&
+			refund.paymentStatus === 'partially_refunded',
 		'refund of 4: the refund (refundId, amount, paymentStatus partially_refunded) comes back to the model',
 		under.answers[0]?.slice(0, 300),
 	);
 	checkFinalAnswer(t, 'refund of 4', under);
 	const after = await gatewayRequest(t.sandbox, 'GET', `/transaction/status/${encodeURIComponent(paid.paymentId)}`);
-	check(after.body?.data?.paymentStatus === 'partially_refunded', 'the gateway holds the payment partially refunded, once', JSON.stringify(after.body?.data?.refunds ?? after.body).slice(0, 200));
+	check(
+		after.body?.data?.paymentStatus === 'partially_refunded',
+		'the gateway holds the payment partially refunded',
+		JSON.stringify(after.body).slice(0, 200),
+	);
 }
 
 async function cardPayment(t) {
@@ -138,11 +158,16 @@ async function cardPayment(t) {
 		amount: 12,
 	});
 	checkRefusal(t, 'card payment', result, /^Refused: an AI agent's tool may not pay with card details/);
-	const echoed = searchTexts(
-		[...result.answers.map((text, index) => ({ where: 'tool message', row: `${index + 1}`, text })), { where: 'chat answer', row: '1', text: result.res.text }],
-		t.secrets,
+	const answered = [
+		...result.answers.map((text, index) => ({ where: 'tool message', row: `${index + 1}`, text })),
+		{ where: 'chat answer', row: '1', text: result.res.text },
+	];
+	const echoed = searchTexts(answered, t.secrets);
+	check(
+		echoed.length === 0,
+		'card payment: no card number, CVV or expiry (nor any secret) in the tool message or the chat answer',
+		echoed.map((hit) => `${hit.where}: ${hit.what}`).join(', '),
 	);
-	check(echoed.length === 0, 'card payment: no card number, CVV or expiry (nor any secret) in the tool message or the chat answer', echoed.map((hit) => `${hit.where}: ${hit.what}`).join(', '));
 }
 
 module.exports = { statusRead, refunds, cardPayment };
