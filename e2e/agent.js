@@ -126,10 +126,10 @@ async function main() {
 		await t.session.setupOwner();
 		await deploy(t, stored);
 
-		await statusRead(t);
-		await refunds(t);
-		await cardPayment(t);
-		await supportAgent(t);
+		await report.timed('(a) took', () => statusRead(t));
+		await report.timed('(b) took', () => refunds(t));
+		await report.timed('(c) took', () => cardPayment(t));
+		await report.timed('(d) took', () => supportAgent(t));
 		checkRefusedCalls(t);
 	} catch (error) {
 		if (!(error instanceof StepFailed)) report.fail(`unexpected error: ${error?.stack ?? error}`);
@@ -137,7 +137,7 @@ async function main() {
 
 	if (t.n8n?.server) {
 		await t.n8n.stop();
-		await checkLeaks(t, stored);
+		await report.timed('(f) took', () => checkLeaks(t, stored));
 	}
 	return report.summary('agent e2e');
 }
