@@ -27,6 +27,7 @@ import {
 	checkExampleWithoutCredential,
 	checkTriggerPanel,
 	storedExamples,
+	storeModelCredential,
 } from './editor/trigger-and-examples.mjs';
 
 const require = createRequire(import.meta.url);
@@ -250,6 +251,7 @@ async function run(state) {
 	// The examples refer to their credential by name: one of that name, as their README asks users to create.
 	const named = await session.call('POST', '/rest/credentials', { name: EXAMPLE_CREDENTIAL_NAME, type: 'paymentGatewayApi', data: sandbox.credentialData() });
 	must(named.status === 200, `credential "${EXAMPLE_CREDENTIAL_NAME}" stored through POST /rest/credentials`, `HTTP ${named.status}`);
+	await storeModelCredential(session, report);
 	await timed('trigger panel', () => checkTriggerPanel(page, report, shot, server.url));
 	await timed('example imports', () => checkExampleImports(page, report, shot));
 	state.examples = await storedExamples(session);

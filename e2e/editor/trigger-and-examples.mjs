@@ -86,6 +86,16 @@ export async function checkExampleWithoutCredential(page, session, { check, must
 }
 
 /**
+ * The other credential an example names: support-agent.json's OpenAI Chat Model refers to "OpenAI account", which
+ * examples/README.md asks users to create. Its values are never used (nothing runs here).
+ */
+export async function storeModelCredential(session, { must }) {
+	const data = { apiKey: 'editor-check-placeholder', url: 'http://127.0.0.1:9/v1' };
+	const stored = await session.call('POST', '/rest/credentials', { name: 'OpenAI account', type: 'openAiApi', data });
+	must(stored.status === 200, 'credential "OpenAI account" (openAiApi) stored through POST /rest/credentials', `HTTP ${stored.status}`);
+}
+
+/**
  * Every example imported into a new workflow through the editor's "Import from File" (its file input): all nodes
  * and the note on the canvas, none with issues (the credential found by name), no warning or error toast.
  */

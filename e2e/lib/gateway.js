@@ -36,4 +36,37 @@ async function storedCards(sandbox, customerId) {
 	return body.data.digitalCards;
 }
 
-module.exports = { gatewayRequest, storedCards };
+/**
+ * An order made directly, unpaid; resolves with its orderId. A check that needs the gateway to hold something
+ * before n8n runs makes it here, so that n8n's executions only do what the check is about.
+ */
+async function unpaidOrder(sandbox, { amount, receiptId, currency = 'USD' }) {
+	const { status, body } = await gatewayRequest(sandbox, 'POST', '/order', {
+		body: {
+			amount,
+			currency,
+			uiMode: 'checkout',
+			receiptId,
+			customerFields: { name: 'Gia Gateway', email: 'gia.gateway@example.com', phone: '91000077' },
+		},
+	});
+	if (status !== 200) throw new Error(`creating order ${receiptId} directly answered ${status}: ${body.errMessage ?? body.message}`);
+	return body.data.orderId;
+}
+
+/** An order paid in full on the sandbox's hosted checkout page; resolves with { orderId, paymentId, amount }. */
+async function paidPayment(sandbox, { amount, receiptId, currency }) {
+	const orderId = await unpaidOrder(sandbox, { amount, receiptId, currency });
+	const link = new URL('https://pay.example.com/checkout');
+	link.search = new URLSearchParams({
+		actionType: 'checkout',
+		orderId,
+		clientId: sandbox.clients.active.clientId,
+		redirectUrl: 'https://shop.example.com/payment/done',
+	}).toString();
+	const { paymentId, status } = sandbox.payCheckout(link.href, 'success');
+	if (status !== 'success') throw new Error(`the checkout payment of ${receiptId} ended ${status}`);
+	return { orderId, paymentId, amount };
+}
+
+module.exports = { gatewayRequest, storedCards, unpaidOrder, paidPayment };

@@ -156,7 +156,35 @@ function searchableTexts(value) {
 /** Which secrets occur in any of `texts`. */
 const secretsIn = (texts, secrets) => secrets.filter(({ pattern }) => texts.some((text) => pattern.test(text)));
 
-function searchTables(tables, secrets, sourceById, result) {
+/**
+ * What `allowedIn[where]` takes out of a stored value before the search: `strip(parsed value)` gives the value
+ * without what it allows; each secret found only in what it took out counts as allowed there, not as a leak.
+ * `expand(parsed value)`, when given, first parses what the value holds as JSON text, so that a secret nested in
+ * escaped JSON is not missed for its escaping.
+ */
+function withoutAllowed(value, rule, where, rowId, secrets, result) {
+	const parsed = typeof value === 'string' ? (parseStored(value) ?? value) : value;
+	const expanded = rule.expand ? rule.expand(parsed) : parsed;
+	const texts = [...searchableTexts(value), JSON.stringify(expanded)];
+	const stripped = [JSON.stringify(rule.strip(expanded))];
+	const allowed = secretsIn(texts, secrets).filter((secret) => !secretsIn(stripped, [secret]).length);
+	for (const { what } of allowed) result.allowedElsewhere.push({ where, row: rowId, what, in: rule.what });
+	return stripped;
+}
+
+/** A stored value as an object: execution data in n8n's `flatted` format, or JSON. */
+function parseStored(text) {
+	if (text.startsWith('[{') || text.startsWith('[[')) {
+		try {
+			return requireFromN8n('flatted').parse(text);
+		} catch {
+			// not flatted
+		}
+	}
+	return parseJson(text);
+}
+
+function searchTables(tables, secrets, sourceById, result, allowedIn = {}) {
 	for (const { table, primaryKey, rows } of tables) {
 		result.searched.tables++;
 		result.searched.rows += rows.length;
@@ -165,7 +193,7 @@ function searchTables(tables, secrets, sourceById, result) {
 			for (const [column, value] of Object.entries(row)) {
 				if (value === null || value === undefined) continue;
 				const where = `${table}.${column}`;
-				let texts = searchableTexts(value);
+				let texts = allowedIn[where] ? withoutAllowed(value, allowedIn[where], where, rowId, secrets, result) : searchableTexts(value);
 				const definition = DEFINITIONS[where];
 				const parsed = definition && (typeof value === 'string' ? parseJson(value) : value);
 				if (parsed && Array.isArray(definition.nodes(parsed))) {
@@ -185,11 +213,13 @@ function searchTables(tables, secrets, sourceById, result) {
 	}
 }
 
-function searchFile(file, label, secrets, result) {
+function searchFile(file, label, secrets, result, allowedIn = {}) {
 	const lines = fs.readFileSync(file, 'latin1').split('\n');
 	result.searched.bytes += fs.statSync(file).size;
 	lines.forEach((line, index) => {
-		for (const { what } of secretsIn([line], secrets)) result.hits.push({ where: label, row: `line ${index + 1}`, what });
+		const row = `line ${index + 1}`;
+		const texts = allowedIn[label] && line ? withoutAllowed(line, allowedIn[label], label, row, secrets, result) : [line];
+		for (const { what } of secretsIn(texts, secrets)) result.hits.push({ where: label, row, what });
 	});
 }
 
@@ -209,25 +239,30 @@ function otherStoredFiles(userFolder) {
 /**
  * Searches what `n8n` (from createN8n) stored. `workflows`: the definitions the workflows were created from, by
  * the id n8n stores them under. `expectExecutions`: fail when n8n stored no execution data (nothing was searched).
- * Resolves with { hits: [{ where, row, what }], problems: [string], searched, allowed }.
+ * `allowedIn`: { '<table>.<column>' or '<file relative to the user folder>': { what, strip(value), expand? } }, what n8n itself
+ * keeps there whatever the nodes do (e.g. a language model's tool-call arguments in execution data; a file is
+ * stripped line by line, each line parsed as JSON); found only there, a secret is reported in `allowedElsewhere`, not
+ * as a leak.
+ * Resolves with { hits: [{ where, row, what }], problems: [string], searched, allowed, allowedElsewhere }.
  */
-async function findLeaks(n8n, { secrets, workflows = [], expectExecutions = true }) {
+async function findLeaks(n8n, { secrets, workflows = [], expectExecutions = true, allowedIn }) {
 	const result = {
 		hits: [],
 		problems: [],
 		searched: { tables: 0, rows: 0, logFiles: 0, otherFiles: 0, bytes: 0 },
 		allowed: 0,
+		allowedElsewhere: [],
 	};
 	const sourceById = new Map(workflows.map((workflow) => [workflow.id, workflow]));
 	const tables = await n8n.readTables();
-	searchTables(tables, secrets, sourceById, result);
+	searchTables(tables, secrets, sourceById, result, allowedIn);
 
 	const relative = (file) => path.relative(n8n.userFolder, file);
 	const logFiles = n8n.logFiles();
-	for (const file of logFiles) searchFile(file, relative(file), secrets, result);
+	for (const file of logFiles) searchFile(file, relative(file), secrets, result, allowedIn);
 	result.searched.logFiles = logFiles.length;
 	const others = otherStoredFiles(n8n.userFolder);
-	for (const file of others) searchFile(file, relative(file), secrets, result);
+	for (const file of others) searchFile(file, relative(file), secrets, result, allowedIn);
 	result.searched.otherFiles = others.length;
 
 	// A search that saw nothing proves nothing.
@@ -250,10 +285,16 @@ function printLeaks(result, { indent = '  ' } = {}) {
 			`${searched.otherFiles} other files (${(searched.bytes / 1024).toFixed(0)} kB)` +
 			(allowed ? `; ${allowed} found only where the workflows put them (their own node parameters)` : ''),
 	);
+	for (const hit of result.allowedElsewhere ?? []) console.log(`${indent}  NOTE ${hit.where} (${hit.row}): ${hit.what}, only in ${hit.in}`);
 	console.log(`${indent}leaks found: ${hits.length}`);
 	for (const hit of hits) console.log(`${indent}  LEAK ${hit.where} (${hit.row}): ${hit.what}`);
 	for (const problem of problems) console.log(`${indent}  NOT SEARCHED ${problem}`);
 	return hits.length === 0 && problems.length === 0;
 }
 
-module.exports = { secretsToFind, findLeaks, printLeaks, TEST_CARD_NUMBERS, withoutSourceValues };
+/** Which secrets occur in texts a check holds itself (e.g. what a stand-in server received): [{ where, row, what }]. */
+function searchTexts(entries, secrets) {
+	return entries.flatMap(({ where, row, text }) => secretsIn([text], secrets).map(({ what }) => ({ where, row, what })));
+}
+
+module.exports = { secretsToFind, findLeaks, printLeaks, searchTexts, TEST_CARD_NUMBERS, withoutSourceValues };

@@ -1,0 +1,94 @@
+'use strict';
+
+// Chatting with an n8n Chat Trigger the way n8n's chat widget does, without a browser:
+//
+// - a message is a POST to the trigger's production URL (`/webhook/<webhookId>/chat`) with
+//   { action: 'sendMessage', sessionId, chatInput }. In "Embedded Chat" mode, answered when the last node finishes,
+//   the answer is the agent's output. In "Hosted Chat" mode with Response Mode "Using Response Nodes" (what the chat
+//   human-review tool needs), n8n answers at once with { executionStarted, executionId, resumeToken }...
+// - ...and the widget then opens a WebSocket on `/chat?sessionId&executionId&isPublic=true&token=<resumeToken>`,
+//   where n8n (polling every 3 s) sends what the execution has for the chat: an approval request is a JSON message
+//   { type: 'with-buttons', text, buttons: [{ text, link }] }, a Respond to Chat node's message is its text, and
+//   'n8n|continue' says the execution went on. It sends 'n8n|heartbeat' and expects 'n8n|heartbeat-ack'.
+// - A button is a link to the execution's waiting webhook (`/webhook-waiting/<executionId>/<node id>?approved=…
+//   &signature=…`), opened by the person's browser. n8n ignores such a GET from a user agent it takes for a bot
+//   (link previews must not approve anything), and Node's fetch is one: the check sends a browser's User-Agent.
+
+const { requireFromN8n } = require('../lib/package');
+const { sleep } = require('../lib/processes');
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+
+/** One chat message; resolves with { status, text, json }. `cookie`: an n8n session, for "n8n User Auth". */
+async function sendMessage(url, { sessionId, chatInput, cookie }) {
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+		body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput }),
+	});
+	const text = await res.text();
+	let json;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
+	}
+	return { status: res.status, text, json };
+}
+
+/**
+ * The chat widget's WebSocket for one execution: `messages` (everything n8n sent but heartbeats), `next(test,
+ * timeoutMs)` resolving with the first message since the last `next` that passes `test` (or undefined after the
+ * timeout), `closed`, `close()`.
+ */
+function openChatSocket(serverUrl, { sessionId, executionId, resumeToken }) {
+	const WebSocket = requireFromN8n('ws');
+	const query = new URLSearchParams({ sessionId, executionId, isPublic: 'true', token: resumeToken });
+	const socket = new WebSocket(`${serverUrl.replace(/^http/, 'ws')}/chat?${query}`);
+	const chat = { messages: [], closed: false, read: 0 };
+	socket.on('message', (data) => {
+		const text = data.toString();
+		if (text === 'n8n|heartbeat') socket.send('n8n|heartbeat-ack');
+		else chat.messages.push(text);
+	});
+	socket.on('close', () => {
+		chat.closed = true;
+	});
+	socket.on('error', () => {
+		chat.closed = true;
+	});
+	chat.next = async (test, timeoutMs = 30_000) => {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const index = chat.messages.findIndex((message, at) => at >= chat.read && test(message));
+			if (index >= 0) {
+				chat.read = index + 1;
+				return chat.messages[index];
+			}
+			if (chat.closed || Date.now() > deadline) return undefined;
+			await sleep(100);
+		}
+	};
+	chat.close = () => socket.close();
+	return chat;
+}
+
+/** An approval request as the chat shows it, or undefined for any other message. */
+function approvalRequest(message) {
+	if (!message?.startsWith('{')) return undefined;
+	try {
+		const parsed = JSON.parse(message);
+		return parsed.type === 'with-buttons' ? parsed : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Clicks a button of an approval request: its link opened as a browser opens it. Resolves with the HTTP status. */
+async function clickButton(button) {
+	const res = await fetch(button.link, { headers: { 'user-agent': BROWSER } });
+	await res.text();
+	return res.status;
+}
+
+module.exports = { sendMessage, openChatSocket, approvalRequest, clickButton };
