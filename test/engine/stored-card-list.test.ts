@@ -114,7 +114,7 @@ describe('every shape a Digital Card can have reaches the same card', () => {
 			const orderId = await createOrder(sandbox);
 			const result = await runNode(
 				sandbox,
-				initiateParameters(orderId, { paymentMode: 'token', digitalCardId: shape, customerAuthentication: 'otpOnly', cardCVV: '' }),
+				initiateParameters(orderId, { paymentMode: 'token', digitalCardId: shape as IDataObject, customerAuthentication: 'otpOnly', cardCVV: '' }),
 				[{ card: digitalCardId }],
 			);
 			expect({ label, error: result.error?.message }).toEqual({ label, error: undefined });

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeParameters, IRun, ITaskData } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeTypeDescription, IRun, ITaskData } from 'n8n-workflow';
 
 import type { RunWorkflowOptions } from './engine';
 
@@ -34,3 +34,6 @@ export interface RunAsToolResult {
 }
 
 export function runAsTool(options: RunAsToolOptions): Promise<RunAsToolResult>;
+
+/** The tool variant n8n's loader makes of a node type with `usableAsTool` (`<name>Tool`, an ai_tool output). */
+export function toolVariantOf(nodeType: RunWorkflowOptions['nodeType']): { description: INodeTypeDescription };
