@@ -49,7 +49,7 @@ const CREDENTIAL_VIEWPORT = { width: 1400, height: 1400 };
 const CANVAS_VIEWPORT = { width: 1400, height: 900 };
 
 const NODE_NAME = 'Payment Gateway';
-const ACTION_NAME = 'Initiate a transaction';
+const ACTION_NAME = 'Charge a card for an order';
 const CREDENTIAL_NAME = 'Payment Gateway API';
 /** The fields filled in the credential dialog (the sandbox's values); the others keep their defaults. */
 const CREDENTIAL_UI_FIELDS = ['baseUrl', 'checkoutBaseUrl', 'clientId', 'clientSecret', 'cardEncryptionKey', 'merchantDomain'];

@@ -18,20 +18,24 @@ export const appears = (locator, timeout = 15_000) =>
 		.catch(() => false);
 
 const parameterInput = (scope, name) => scope.getByTestId(`parameter-input-${name}`);
+const resourceLocator = (scope, name) => scope.getByTestId(`resource-locator-${name}`);
+/** A plain input, or a resource locator (one input per mode, a mode selector beside it). */
+const anyInput = (scope, name) => parameterInput(scope, name).or(resourceLocator(scope, name));
 
 /**
- * Whether a parameter is shown: its input (data-test-id="parameter-input-<name>") and its label are visible.
+ * Whether a parameter is shown: its input (data-test-id="parameter-input-<name>", or "resource-locator-<name>") and
+ * its label are visible.
  * Waits up to 5 s for the expected state first: inputs take a moment to render after a display option changed.
  */
 export async function parameterState(scope, name, label, { expectShown }) {
-	await parameterInput(scope, name)
+	await anyInput(scope, name)
 		.first()
 		.waitFor({ state: expectShown ? 'visible' : 'hidden', timeout: 5_000 })
 		.catch(() => {});
 	// Required fields carry a trailing "*" in the label.
 	const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 	const labelText = scope.getByText(new RegExp(`^\\s*${escaped}\\s*\\*?\\s*$`));
-	return { input: await isShown(parameterInput(scope, name)), label: await isShown(labelText) };
+	return { input: await isShown(anyInput(scope, name)), label: await isShown(labelText) };
 }
 
 /** The type attribute of a parameter's input ("password" when masked). */
