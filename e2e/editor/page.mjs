@@ -69,6 +69,75 @@ export async function offeredOptions(page, scope, name) {
 	return { offered, options };
 }
 
+/** Clicks a plain parameter's input (text or number), as a user does (closing any open list), and types a value. */
+export async function fillParameter(scope, name, value) {
+	const input = parameterInput(scope, name).locator('input, textarea').first();
+	await input.click();
+	await input.fill(String(value));
+}
+
+/** The modes a resource locator offers, in order, and the one chosen (its mode selector's list is closed again). */
+export async function resourceLocatorModes(page, scope, name) {
+	const selector = resourceLocator(scope, name).getByTestId('rlc-mode-selector');
+	const chosen = await selector.locator('input').first().inputValue().catch(() => '');
+	await selector.click();
+	const options = page.getByRole('option').filter({ visible: true });
+	await options.first().waitFor({ state: 'visible' });
+	const offered = (await options.allTextContents()).map((text) => text.trim());
+	await page.keyboard.press('Escape');
+	await options.first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+	return { chosen, offered };
+}
+
+/**
+ * Opens a resource locator's "From List" dropdown and waits for it to load. Resolves with what it shows: the
+ * entries' texts, and the error view's text (n8n's "Could not load list" and the error's message).
+ * The dropdown stays open.
+ */
+export async function openResourceList(page, scope, name) {
+	await resourceLocator(scope, name).getByTestId('rlc-input').click();
+	const items = page.getByTestId('rlc-item').filter({ visible: true });
+	const error = page.getByTestId('rlc-error-container').filter({ visible: true });
+	await Promise.any([items.first(), error.first()].map((l) => l.waitFor({ state: 'visible', timeout: 20_000 }))).catch(() => {});
+	return {
+		items: (await items.allTextContents()).map((text) => text.trim()),
+		error: (await error.count()) ? ((await error.first().textContent()) ?? '').trim().replace(/\s+/g, ' ') : '',
+	};
+}
+
+/** Turns a node setting's switch on or off in the Settings tab (the tab stays shown). */
+export async function setNodeSetting(page, ndv, name, on) {
+	await ndv.getByTestId('tab-settings').click();
+	const toggle = parameterInput(ndv, name).locator('.el-switch').first();
+	await toggle.waitFor({ state: 'visible' });
+	const isOn = () => toggle.evaluate((element) => element.classList.contains('is-checked'));
+	if ((await isOn()) !== on) await toggle.click();
+	// The switch is redrawn once n8n has stored the setting on the node.
+	for (let tries = 0; tries < 20 && (await isOn()) !== on; tries++) await page.waitForTimeout(100);
+	return isOn();
+}
+
+/**
+ * "Execute step" in the node's panel; resolves once the output panel shows the run, with what it shows:
+ * { error (message), description, hints: [text], data (whether output data is shown) }.
+ */
+export async function executeStep(ndv) {
+	await ndv.getByTestId('node-execute-button').click();
+	const output = ndv.getByTestId('output-panel');
+	const error = output.getByTestId('node-error-message');
+	const data = output.getByTestId('ndv-data-container');
+	await Promise.any([error, data].map((l) => l.first().waitFor({ state: 'visible', timeout: 60_000 }))).catch(() => {});
+	// Hints are drawn with the data.
+	await output.getByTestId('node-hint').first().waitFor({ state: 'visible', timeout: 3_000 }).catch(() => {});
+	const text = async (locator) => ((await locator.count()) ? ((await locator.first().textContent()) ?? '').trim().replace(/\s+/g, ' ') : '');
+	return {
+		error: await text(error),
+		description: await text(output.getByTestId('node-error-description')),
+		hints: (await output.getByTestId('node-hint').allTextContents()).map((hint) => hint.trim().replace(/\s+/g, ' ')),
+		data: await isShown(data),
+	};
+}
+
 /** Opens a new workflow; resolves with the URL it ended on (the sign-in page when not logged in). */
 export async function openNewWorkflow(page) {
 	await page.goto('/workflow/new');
@@ -173,12 +242,15 @@ export function clearTexts(page) {
 	]);
 }
 
-/** Leaves no focus ring, hover controls, tooltip or toast in a screenshot, then takes it. */
-export async function screenshot(page, file) {
+/**
+ * Leaves no focus ring, hover controls, tooltip or toast in a screenshot, then takes it. `keepFocus` for a list that
+ * an input holds open.
+ */
+export async function screenshot(page, file, { keepFocus = false } = {}) {
 	// n8n's toasts fade out on their own: closed so that every run pictures the same.
 	for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click().catch(() => {});
 	await page.locator('.el-notification').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
-	await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+	if (!keepFocus) await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
 	await page.mouse.move(700, 4);
 	await page.waitForTimeout(500);
 	await page.screenshot({ path: file });
