@@ -3,7 +3,9 @@
 //
 // Installs Chromium (Debian) when missing and the package into a fresh user folder (.e2e/editor/user), starts the
 // sandbox and `n8n start` (free ports), creates the owner, runs n8n's credential test over REST, drives the editor,
-// adds the trigger, imports every example from its file, writes docs/screenshots/*.png, then searches what n8n stored for the secrets it was given. Everything started is
+// adds the trigger, imports every example from its file, opens the Digital Card list on cards stored in the sandbox,
+// executes a refund with Retry On Fail and a status read of an unpaid order from the editor, writes
+// docs/screenshots/*.png, then searches what n8n stored for the secrets it was given. Everything started is
 // stopped in every case (success, failure, Ctrl-C).
 //
 // Environment: EDITOR_CHROMIUM (/usr/bin/chromium); EDITOR_KEEP_OPEN=1 leaves n8n running for a look by hand;
@@ -29,6 +31,7 @@ import {
 	storedExamples,
 	storeModelCredential,
 } from './editor/trigger-and-examples.mjs';
+import { checkCardsAndRuns } from './editor/runs-and-cards.mjs';
 
 const require = createRequire(import.meta.url);
 const { startSandbox } = require('../sandbox/gateway');
@@ -50,7 +53,7 @@ const CREDENTIAL_VIEWPORT = { width: 1400, height: 1400 };
 const CANVAS_VIEWPORT = { width: 1400, height: 900 };
 
 const NODE_NAME = 'Payment Gateway';
-const ACTION_NAME = 'Initiate a transaction';
+const ACTION_NAME = 'Charge a card for an order';
 const CREDENTIAL_NAME = 'Payment Gateway API';
 /** The fields filled in the credential dialog (the sandbox's values); the others keep their defaults. */
 const CREDENTIAL_UI_FIELDS = ['baseUrl', 'checkoutBaseUrl', 'clientId', 'clientSecret', 'cardEncryptionKey', 'merchantDomain'];
@@ -69,8 +72,8 @@ async function expectParameters(scope, fields, shown, context) {
 	}
 }
 
-async function shot(page, name) {
-	await editor.screenshot(page, path.join(SHOTS, name));
+async function shot(page, name, options) {
+	await editor.screenshot(page, path.join(SHOTS, name), options);
 	pass(`screenshot docs/screenshots/${name}`);
 }
 
@@ -255,6 +258,9 @@ async function run(state) {
 	await timed('trigger panel', () => checkTriggerPanel(page, report, shot, server.url));
 	await timed('example imports', () => checkExampleImports(page, report, shot));
 	state.examples = await storedExamples(session);
+
+	await page.setViewportSize(VIEWPORT);
+	await checkCardsAndRuns(page, sandbox, report, shot);
 	check(pageErrors.length === 0, 'no uncaught errors in the editor page', pageErrors.slice(0, 3).join(' | '));
 }
 
@@ -279,7 +285,7 @@ async function finish({ browser, n8n, sandbox, examples = [] }) {
 		clients: [sandbox.clients.active, sandbox.clients.inactive, { clientId: sandbox.clients.active.clientId, clientSecret: WRONG_SECRET }],
 		cardEncryptionKey: sandbox.cardEncryptionKey,
 	});
-	const clean = printLeaks(await findLeaks(n8n, { secrets, workflows: examples, expectExecutions: false }));
+	const clean = printLeaks(await findLeaks(n8n, { secrets, workflows: examples }));
 	check(clean, 'n8n stored the credential only encrypted, and no secret anywhere else');
 }
 

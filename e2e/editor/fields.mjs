@@ -13,7 +13,8 @@ export const CARD_MODE_FIELDS = [
 	['secureCard', 'Secure Card'],
 	['customerAuthentication', 'Customer Authentication'],
 ];
-export const TOKEN_ONLY_FIELDS = [['digitalCardId', 'Digital Card ID']];
+/** Digital Card is a resource locator (From List, By ID) rather than a plain input. */
+export const TOKEN_ONLY_FIELDS = [['digitalCardId', 'Digital Card']];
 export const CARD_ONLY_FIELDS = [
 	['cardNumber', 'Card Number'],
 	['cardExpMonth', 'Expiry Month'],

@@ -18,20 +18,24 @@ export const appears = (locator, timeout = 15_000) =>
 		.catch(() => false);
 
 const parameterInput = (scope, name) => scope.getByTestId(`parameter-input-${name}`);
+const resourceLocator = (scope, name) => scope.getByTestId(`resource-locator-${name}`);
+/** A plain input, or a resource locator (one input per mode, a mode selector beside it). */
+const anyInput = (scope, name) => parameterInput(scope, name).or(resourceLocator(scope, name));
 
 /**
- * Whether a parameter is shown: its input (data-test-id="parameter-input-<name>") and its label are visible.
+ * Whether a parameter is shown: its input (data-test-id="parameter-input-<name>", or "resource-locator-<name>") and
+ * its label are visible.
  * Waits up to 5 s for the expected state first: inputs take a moment to render after a display option changed.
  */
 export async function parameterState(scope, name, label, { expectShown }) {
-	await parameterInput(scope, name)
+	await anyInput(scope, name)
 		.first()
 		.waitFor({ state: expectShown ? 'visible' : 'hidden', timeout: 5_000 })
 		.catch(() => {});
 	// Required fields carry a trailing "*" in the label.
 	const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 	const labelText = scope.getByText(new RegExp(`^\\s*${escaped}\\s*\\*?\\s*$`));
-	return { input: await isShown(parameterInput(scope, name)), label: await isShown(labelText) };
+	return { input: await isShown(anyInput(scope, name)), label: await isShown(labelText) };
 }
 
 /** The type attribute of a parameter's input ("password" when masked). */
@@ -63,6 +67,75 @@ export async function offeredOptions(page, scope, name) {
 		offered.push((headline ?? (await option.textContent()) ?? '').trim());
 	}
 	return { offered, options };
+}
+
+/** Clicks a plain parameter's input (text or number), as a user does (closing any open list), and types a value. */
+export async function fillParameter(scope, name, value) {
+	const input = parameterInput(scope, name).locator('input, textarea').first();
+	await input.click();
+	await input.fill(String(value));
+}
+
+/** The modes a resource locator offers, in order, and the one chosen (its mode selector's list is closed again). */
+export async function resourceLocatorModes(page, scope, name) {
+	const selector = resourceLocator(scope, name).getByTestId('rlc-mode-selector');
+	const chosen = await selector.locator('input').first().inputValue().catch(() => '');
+	await selector.click();
+	const options = page.getByRole('option').filter({ visible: true });
+	await options.first().waitFor({ state: 'visible' });
+	const offered = (await options.allTextContents()).map((text) => text.trim());
+	await page.keyboard.press('Escape');
+	await options.first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+	return { chosen, offered };
+}
+
+/**
+ * Opens a resource locator's "From List" dropdown and waits for it to load. Resolves with what it shows: the
+ * entries' texts, and the error view's text (n8n's "Could not load list" and the error's message).
+ * The dropdown stays open.
+ */
+export async function openResourceList(page, scope, name) {
+	await resourceLocator(scope, name).getByTestId('rlc-input').click();
+	const items = page.getByTestId('rlc-item').filter({ visible: true });
+	const error = page.getByTestId('rlc-error-container').filter({ visible: true });
+	await Promise.any([items.first(), error.first()].map((l) => l.waitFor({ state: 'visible', timeout: 20_000 }))).catch(() => {});
+	return {
+		items: (await items.allTextContents()).map((text) => text.trim()),
+		error: (await error.count()) ? ((await error.first().textContent()) ?? '').trim().replace(/\s+/g, ' ') : '',
+	};
+}
+
+/** Turns a node setting's switch on or off in the Settings tab (the tab stays shown). */
+export async function setNodeSetting(page, ndv, name, on) {
+	await ndv.getByTestId('tab-settings').click();
+	const toggle = parameterInput(ndv, name).locator('.el-switch').first();
+	await toggle.waitFor({ state: 'visible' });
+	const isOn = () => toggle.evaluate((element) => element.classList.contains('is-checked'));
+	if ((await isOn()) !== on) await toggle.click();
+	// The switch is redrawn once n8n has stored the setting on the node.
+	for (let tries = 0; tries < 20 && (await isOn()) !== on; tries++) await page.waitForTimeout(100);
+	return isOn();
+}
+
+/**
+ * "Execute step" in the node's panel; resolves once the output panel shows the run, with what it shows:
+ * { error (message), description, hints: [text], data (whether output data is shown) }.
+ */
+export async function executeStep(ndv) {
+	await ndv.getByTestId('node-execute-button').click();
+	const output = ndv.getByTestId('output-panel');
+	const error = output.getByTestId('node-error-message');
+	const data = output.getByTestId('ndv-data-container');
+	await Promise.any([error, data].map((l) => l.first().waitFor({ state: 'visible', timeout: 60_000 }))).catch(() => {});
+	// Hints are drawn with the data.
+	await output.getByTestId('node-hint').first().waitFor({ state: 'visible', timeout: 3_000 }).catch(() => {});
+	const text = async (locator) => ((await locator.count()) ? ((await locator.first().textContent()) ?? '').trim().replace(/\s+/g, ' ') : '');
+	return {
+		error: await text(error),
+		description: await text(output.getByTestId('node-error-description')),
+		hints: (await output.getByTestId('node-hint').allTextContents()).map((hint) => hint.trim().replace(/\s+/g, ' ')),
+		data: await isShown(data),
+	};
 }
 
 /** Opens a new workflow; resolves with the URL it ended on (the sign-in page when not logged in). */
@@ -169,12 +242,15 @@ export function clearTexts(page) {
 	]);
 }
 
-/** Leaves no focus ring, hover controls, tooltip or toast in a screenshot, then takes it. */
-export async function screenshot(page, file) {
+/**
+ * Leaves no focus ring, hover controls, tooltip or toast in a screenshot, then takes it. `keepFocus` for a list that
+ * an input holds open.
+ */
+export async function screenshot(page, file, { keepFocus = false } = {}) {
 	// n8n's toasts fade out on their own: closed so that every run pictures the same.
 	for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click().catch(() => {});
 	await page.locator('.el-notification').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
-	await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+	if (!keepFocus) await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
 	await page.mouse.move(700, 4);
 	await page.waitForTimeout(500);
 	await page.screenshot({ path: file });
