@@ -5,8 +5,9 @@ import * as editor from './page.mjs';
 import { createOrder, storeTwoCards } from './gateway-data.mjs';
 
 const NODE_NAME = 'Payment Gateway';
-// n8n 2.41 shows a list search's error message but not its description (its REST answer keeps only the message).
-const CARD_LIST_ERROR = /^Could not load list\s*Enter the Customer ID above first/;
+// n8n 2.41 shows a list search's error message but not its description (its REST answer keeps only the message):
+// the node puts the way out, "By ID", into the message.
+const CARD_LIST_ERROR = /^Could not load list\s*Enter the Customer ID above first.*Choose "By ID"/s;
 
 /** A new workflow with one Payment Gateway node for `action`, its parameter panel open and its credential chosen. */
 async function nodeFor(page, { must, check }, action) {
@@ -27,8 +28,8 @@ async function checkInitiateCardList(page, { check, must }) {
 	check(await editor.isShown(parameters.getByTestId('resource-locator-digitalCardId')), 'stored-card mode: Digital Card is a resource locator');
 	const list = await editor.openResourceList(page, parameters, 'digitalCardId');
 	check(
-		list.items.length === 0 && /^Could not load list\s*Stored cards are listed per customer, and this operation has no Customer ID/.test(list.error),
-		'stored-card mode: the card list says that Initiate has no Customer ID, not a blank list',
+		list.items.length === 0 && /^Could not load list\s*Stored cards are listed per customer, and this operation has no Customer ID.*Choose "By ID"/s.test(list.error),
+		'stored-card mode: the card list says that Initiate has no Customer ID and to choose By ID, not a blank list',
 		`${list.items.length} entries, error view "${list.error}"`,
 	);
 	await page.keyboard.press('Escape');
@@ -57,7 +58,7 @@ async function checkCardList(page, sandbox, { check, must }, shot) {
 	console.log(`  card list without a Customer ID: ${empty.items.length} entries, "${empty.error}"`);
 	check(
 		empty.items.length === 0 && CARD_LIST_ERROR.test(empty.error),
-		'without a Customer ID the card list shows the node\'s message ("Enter the Customer ID above first"), not a blank list',
+		'without a Customer ID the card list shows the node\'s message ("Enter the Customer ID above first", "Choose By ID"), not a blank list',
 		`${empty.items.length} entries, error view "${empty.error}"`,
 	);
 	check(sandbox.requests.length === 0, 'without a Customer ID the list sends nothing to the gateway', `${sandbox.requests.length} requests`);

@@ -55,14 +55,15 @@ describe('From list', () => {
 	])('%s: a clear message, nothing sent', async (_case, parameters, message) => {
 		const { error } = await list({ resource: 'digitalCard', operation: 'get', ...parameters });
 		expect(error?.message).toMatch(message);
-		expect(error?.description).toMatch(/Choose "By ID" and give the digitalCardId/);
+		// The editor's list shows only the message: it must say what to do.
+		expect(error?.message).toMatch(/Choose "By ID" and give the digitalCardId/);
 		expect(sandbox.requests).toEqual([]);
 	});
 
 	it('in Transaction → Initiate, which has no Customer ID, it says where to find the card', async () => {
 		const { error } = await list({ resource: 'transaction', operation: 'initiate', paymentMode: 'token' });
 		expect(error?.message).toMatch(/listed per customer, and this operation has no Customer ID/);
-		expect(error?.description).toMatch(/securedCardDetails of the payment that stored the card/);
+		expect(error?.message).toMatch(/securedCardDetails of the payment that stored the card/);
 		expect(sandbox.requests).toEqual([]);
 	});
 

@@ -22,7 +22,8 @@ export function cardLabel(card: IDataObject): string {
 
 /** The stored cards of the customer entered above, for the Digital Card list; a clear message when it cannot list. */
 export async function searchStoredCards(this: ILoadOptionsFunctions): Promise<INodeListSearchResult> {
-	const cannotList = (message: string) => new NodeOperationError(this.getNode(), message, { description: BY_ID });
+	// n8n's list shows the message of such an error, not its description: the way out goes into the message.
+	const cannotList = (problem: string) => new NodeOperationError(this.getNode(), `${problem} ${BY_ID}`, { description: BY_ID });
 	if (this.getCurrentNodeParameter('resource') !== 'digitalCard') {
 		throw cannotList('Stored cards are listed per customer, and this operation has no Customer ID.');
 	}
