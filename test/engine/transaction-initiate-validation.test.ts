@@ -81,6 +81,14 @@ const refused: RefusedCase[] = [
 		secrets: ['98'],
 	},
 	{
+		// An expression can give any object; one that cannot even be turned into a text once crashed the lookup.
+		case: 'Customer Authentication an object with no usable text form',
+		parameters: { customerAuthentication: '={{ $json.choice }}' },
+		items: [{ choice: { toString: [] } }],
+		field: '(customerAuthentication)',
+		secrets: ['4111111111111111'],
+	},
+	{
 		case: 'relative redirection URL',
 		parameters: { redirectionUrl: 'payment/done-relative' },
 		field: '(redirectionUrl)',

@@ -185,8 +185,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		const limit = toolLimit(this, itemIndex, 'payment');
 		assertWithinLimit(limit, validateAmount('Amount (amount)', parameter('amount'), AMOUNT_DIGITS), 'payment');
 	}
-	const authentication = parameter('customerAuthentication', 'cvvAndOtp') as string;
-	const flags = Object.hasOwn(AUTHENTICATION_FLAGS, authentication) ? AUTHENTICATION_FLAGS[authentication] : undefined;
+	const authentication = parameter('customerAuthentication', 'cvvAndOtp');
+	// Only a string may be looked up: an object from an expression could not even be turned into a key.
+	const flags =
+		typeof authentication === 'string' && Object.hasOwn(AUTHENTICATION_FLAGS, authentication)
+			? AUTHENTICATION_FLAGS[authentication]
+			: undefined;
 	if (!flags) throw new InvalidInput('Customer Authentication (customerAuthentication)', 'must be cvvAndOtp, otpOnly or none');
 	const cvvRequired = !flags.skipCVVandOTP && !flags.skipCVVOnlyFlag;
 	const cardCVV = validateCvv('CVV (cardCVV)', parameter('cardCVV', ''), cvvRequired);
