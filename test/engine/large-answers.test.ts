@@ -5,6 +5,7 @@ import type { FaultOptions } from '../../sandbox/gateway';
 import { ENDLESS_MS, READ, TIMEOUT, WRITE } from '../support/bad-answers';
 import type { Sandbox } from '../support/fixtures';
 import { runNode, startSandbox } from '../support/fixtures';
+import { until } from '../support/until';
 
 // A gateway's largest answers: many megabytes, JSON nested a hundred thousand deep, a body that never ends. Each
 // must end in a clear error naming the operation, without filling memory. In a file of their own: the forced
@@ -43,6 +44,9 @@ async function measured<T>(work: () => Promise<T>) {
 	try {
 		const result = await work();
 		const ms = performance.now() - started;
+		// The sandbox answers from this process: until it has seen the connection end, what it still queued to send
+		// is held here, and a busy machine lets it pile up (20 MiB seen). Measured once the sandbox let go.
+		await until(() => sandbox.requests.every((request) => request.closedAtMs !== null), 'the sandbox to see the connection end');
 		gc();
 		const after = memory();
 		return { result, ms, peakJs: peak.js - before.js, peakRss: peak.rss - before.rss, keptJs: after.js - before.js };
