@@ -54,10 +54,12 @@ const log = (message) => console.log(`examples: ${message}`);
 /** What the files must hold before n8n sees them: a note, the placeholder credential, the card example's settings. */
 function checkFiles(examples) {
 	console.log('\nthe example files');
+	// Examples a release shipped before support-agent.json (npm run e2e:saved) hold only the ones run here.
+	const names = Object.keys(examples);
 	must(
-		JSON.stringify(Object.keys(examples).sort()) === JSON.stringify([...ALL].sort()),
-		`examples/ holds ${ALL.join(', ')}`,
-		Object.keys(examples).join(', '),
+		[...SERVED, ...SCHEDULED].every((name) => names.includes(name)) && names.every((name) => ALL.includes(name)),
+		`the examples hold ${[...SERVED, ...SCHEDULED].join(', ')}, and nothing but ${ALL.join(', ')}`,
+		names.join(', '),
 	);
 	for (const [name, workflow] of Object.entries(examples)) {
 		const note = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote')?.parameters.content ?? '';
