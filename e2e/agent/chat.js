@@ -14,26 +14,15 @@
 //   &signature=…`), opened by the person's browser. n8n ignores such a GET from a user agent it takes for a bot
 //   (link previews must not approve anything), and Node's fetch is one: the check sends a browser's User-Agent.
 
+const { post } = require('../lib/calls');
 const { requireFromN8n } = require('../lib/package');
 const { sleep } = require('../lib/processes');
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 /** One chat message; resolves with { status, text, json }. `cookie`: an n8n session, for "n8n User Auth". */
-async function sendMessage(url, { sessionId, chatInput, cookie }) {
-	const res = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-		body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput }),
-	});
-	const text = await res.text();
-	let json;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	return { status: res.status, text, json };
+function sendMessage(url, { sessionId, chatInput, cookie }) {
+	return post(url, { action: 'sendMessage', sessionId, chatInput }, { headers: cookie ? { cookie } : {} });
 }
 
 /**

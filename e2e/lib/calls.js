@@ -14,14 +14,15 @@ function webhookPathOf(workflow) {
 }
 
 /**
- * POSTs `body` (JSON, or a string sent as it is) to `url`; redirects are not followed, so that a check sees them.
+ * POSTs `body` (JSON, or a string sent as it is) to `url`, with `headers` added; redirects are not followed, so that a
+ * check sees them.
  * Resolves with { status, headers, text, json (parsed, or undefined) }.
  */
-async function post(url, body, { contentType = 'application/json' } = {}) {
+async function post(url, body, { contentType = 'application/json', headers = {} } = {}) {
 	const res = await fetch(url, {
 		method: 'POST',
 		redirect: 'manual',
-		headers: { 'content-type': contentType },
+		headers: { 'content-type': contentType, ...headers },
 		body: typeof body === 'string' ? body : JSON.stringify(body),
 	});
 	const text = await res.text();
