@@ -241,10 +241,12 @@ describe('Transaction → Initiate as a tool', () => {
 		expect(sentTo('/transaction/initiate')).toHaveLength(1);
 	});
 
-	it('a stored-card payment without the amount is refused by name, nothing sent', async () => {
+	it('a stored-card payment that states no amount cannot be checked against the limit: refused, nothing sent', async () => {
 		const { orderId, digitalCardId } = await storedCardAndOrder();
 		const result = await asTool(tokenTool(orderId, digitalCardId, { toolMaxAmount: 30, amount: '' }), [{ args: {} }]);
-		expect(result.answers[0].error).toMatch(/^Amount \(amount\) must be a number greater than 0/);
+		expect(result.answers[0].error).toMatch(
+			/^Refused: this tool checks every payment against its Maximum Amount per Call of 30, and this call states no amount\. Nothing was sent/,
+		);
 		expect(sandbox.requests).toEqual([]);
 	});
 });

@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { validateAmount } from '../validation';
+
 /**
  * n8n offers the node to AI agents as `n8n-nodes-payment-gateway.paymentGatewayTool`: there, a language model fills
  * in the parameters. Money must not move on its say-so alone, and card data must never reach it.
@@ -107,6 +109,20 @@ export function assertWithinLimit(limit: number | undefined, amount: number, wha
 			`Only ${what}s of at most ${limit} may be made through this tool; a person makes larger ones.`,
 		);
 	}
+}
+
+/**
+ * The amount a call states for what it pays, which the limit is checked against; a call that states none is refused as
+ * one the limit cannot be checked for, since the gateway tells no order's amount before it is paid.
+ */
+export function statedAmount(value: unknown, digits: number, limit: number | undefined, what: string): number {
+	if (limit !== undefined && (value === undefined || value === null || value === '' || value === 0)) {
+		throw new ToolRefusal(
+			`Refused: this tool checks every ${what} against its ${LIMIT} of ${limit}, and this call states no amount. ${NOTHING_SENT} Give the amount of the order, or ask a person to make this ${what}.`,
+			"Give the tool the order's amount in Amount (e.g. through $fromAI()), so that the limit can be checked.",
+		);
+	}
+	return validateAmount('Amount (amount)', value, digits);
 }
 
 /** Card numbers must never pass through a language model (PCI DSS): an agent pays with stored cards only. */

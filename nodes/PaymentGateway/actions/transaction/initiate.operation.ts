@@ -7,7 +7,6 @@ import type { Gateway } from '../../transport/request';
 import {
 	InvalidInput,
 	requireText,
-	validateAmount,
 	validateCardNumber,
 	validateCvv,
 	validateExpiry,
@@ -19,6 +18,7 @@ import {
 	isToolMode,
 	outsideToolMode,
 	refuseCardDetails,
+	statedAmount,
 	toolDescriptionField,
 	toolLimit,
 	toolLimitFields,
@@ -183,7 +183,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		// Before any card field is read: a workflow file can carry card mode and card details into the tool.
 		if (paymentMode === 'card') refuseCardDetails();
 		const limit = toolLimit(this, itemIndex, 'payment');
-		assertWithinLimit(limit, validateAmount('Amount (amount)', parameter('amount'), AMOUNT_DIGITS), 'payment');
+		assertWithinLimit(limit, statedAmount(parameter('amount'), AMOUNT_DIGITS, limit, 'payment'), 'payment');
 	}
 	const authentication = parameter('customerAuthentication', 'cvvAndOtp');
 	// Only a string may be looked up: an object from an expression could not even be turned into a key.
