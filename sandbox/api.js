@@ -58,7 +58,7 @@ function createApiHandler(ctx) {
 		if (!route) return { status: 404, body: failureEnvelope(404, 'No route found') };
 		try {
 			const client = authenticate(req, { apiPath, family, rawBody, clientById: ctx.clientById });
-			checkHeaders(req);
+			checkHeaders(req, family);
 			const body = req.method === 'POST' ? parseJsonBody(req, rawBody) : undefined;
 			const query = new URLSearchParams(search);
 			return route.handler({ client, body, params: route.params, query });

@@ -55,10 +55,16 @@ function authenticate(req, { apiPath, family, rawBody, clientById }) {
 	return client;
 }
 
-function checkHeaders(req) {
+/**
+ * The merchant and browser headers. The short family requires them; the gateway's public clients call the long
+ * family with Basic and Content-Type alone, so there a header is checked only for its form when it is sent.
+ */
+function checkHeaders(req, family) {
 	for (const name of REQUIRED_HEADERS) {
-		if (!nonEmptyString(req.headers[name.toLowerCase()])) {
-			throw bad(`Missing required header: ${name}`);
+		const value = req.headers[name.toLowerCase()];
+		if (family === 'long' && value === undefined) continue;
+		if (!nonEmptyString(value)) {
+			throw bad(family === 'long' ? `Invalid header: ${name} is empty` : `Missing required header: ${name}`);
 		}
 	}
 	const ip = req.headers['x-merchant-ip'];

@@ -1,4 +1,34 @@
-import { call, checkout, checkStatus, expectFailure, orderBody, sign, useSandbox } from './support';
+import * as http from 'node:http';
+import { call, checkout, checkStatus, customer, expectFailure, orderBody, sign, useSandbox } from './support';
+
+/**
+ * A request with exactly the headers the gateway's public clients send to the long family: Authorization (Basic) and
+ * Content-Type, nothing else (node:http adds only Host, Content-Length and Connection, as any client does).
+ */
+function publicClientCall(
+	url: string,
+	method: 'GET' | 'POST',
+	auth: { clientId: string; clientSecret: string },
+	body?: unknown,
+): Promise<{ status: number; headersSent: string[]; data: any }> {
+	const payload = body === undefined ? undefined : JSON.stringify(body);
+	return new Promise((resolve, reject) => {
+		const req = http.request(url, { method });
+		req.setHeader('Authorization', 'Basic ' + Buffer.from(`${auth.clientId}:${auth.clientSecret}`).toString('base64'));
+		req.setHeader('Content-Type', 'application/json');
+		if (payload !== undefined) req.setHeader('Content-Length', Buffer.byteLength(payload));
+		const headersSent = req.getHeaderNames();
+		req.on('response', (res) => {
+			const chunks: Buffer[] = [];
+			res.on('data', (c: Buffer) => chunks.push(c));
+			res.on('end', () => resolve({ status: res.statusCode ?? 0, headersSent, data: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+			res.on('error', reject);
+		});
+		req.on('error', reject);
+		req.end(payload);
+	});
+}
+
 
 const sb = useSandbox();
 
@@ -113,6 +143,51 @@ describe('long family: Basic alone, as every public client calls it', () => {
 			resCode: 400,
 			errMessage: 'Transaction not initiated',
 		});
+	});
+
+	test('exactly what a public client sends (Basic and Content-Type alone) is accepted on both long endpoints', async () => {
+		const { checkoutBaseUrl, clients } = sb();
+		const created = await publicClientCall(
+			checkoutBaseUrl + '/nac/api/v1/pg/orders/create-checkout',
+			'POST',
+			clients.active,
+			orderBody({ redirectType: 'post', curn: 'c-1', customerFields: { ...customer, phone: 12345678 } }),
+		);
+		expect(created.headersSent.sort()).toEqual(['authorization', 'content-length', 'content-type', 'host']);
+		expect(created.status).toBe(200);
+		expect(created.data.status).toBe('success');
+		const orderId = created.data.orderId;
+		expect(typeof orderId).toBe('string');
+
+		const status = await publicClientCall(
+			`${checkoutBaseUrl}/nac/api/v1/pg/orders/check-status?orderId=${encodeURIComponent(orderId)}`,
+			'GET',
+			clients.active,
+		);
+		expect(status.headersSent.sort()).toEqual(['authorization', 'content-type', 'host']);
+		// Known and not yet paid: the gateway's own answer, not a header refusal.
+		expect(status.data).toEqual({ status: 'failure', resCode: 400, errMessage: 'Transaction not initiated' });
+
+		const seen = sb().requests.slice(-2);
+		expect(seen.map((r) => [r.method, r.status])).toEqual([
+			['POST', 200],
+			['GET', 400],
+		]);
+		expect(seen.every((r) => r.headers['x-merchant-browser-fingerprint'] === undefined)).toBe(true);
+	});
+
+	test('on the long family a merchant header that is sent is still checked for its form', async () => {
+		const empty = await checkout({}, { signature: null, headers: { 'X-MERCHANT-DOMAIN': ' ' } });
+		expect(empty.status).toBe(400);
+		expect(empty.data.errMessage).toBe('Invalid header: X-MERCHANT-DOMAIN is empty');
+		const badIp = await checkStatus('wb-x', { signature: null, headers: { 'X-MERCHANT-IP': 'not-an-ip' } });
+		expect(badIp.status).toBe(400);
+		expect(badIp.data.errMessage).toBe('Invalid header: X-MERCHANT-IP must be an IPv4 or IPv6 address');
+	});
+
+	test('the short family still requires every merchant header', async () => {
+		const res = await call('POST', '/order', orderBody(), { omitHeaders: ['X-MERCHANT-BROWSER-FINGERPRINT'] });
+		expectFailure(res, 400, 'Missing required header: X-MERCHANT-BROWSER-FINGERPRINT');
 	});
 
 	test('a correct X-Signature there is accepted too', async () => {
