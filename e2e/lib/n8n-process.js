@@ -54,7 +54,7 @@ async function startN8nProcess(n8n, role, args, { extraEnv = () => ({}), healthP
 		const env = await n8n.env(role, await extraEnv());
 		const url = `http://127.0.0.1:${env[healthPortVar]}`;
 		fs.writeFileSync(consoleFile, '');
-		const service = startService(paths.NODE24, [paths.N8N_BIN, ...args], { cwd: n8n.userFolder, env, logFile: consoleFile });
+		const service = startService(paths.NODE, [paths.N8N_BIN, ...args], { cwd: n8n.userFolder, env, logFile: consoleFile });
 		if (await waitForHealth(url, service)) {
 			n8n.log(`${name} answers on ${url} (${seconds(since)})`);
 			return {

@@ -57,7 +57,7 @@ function baseEnv(userFolder) {
 	}
 	return {
 		...env,
-		PATH: `${paths.NODE24_BIN_DIR}${path.delimiter}${process.env.PATH}`,
+		PATH: `${paths.NODE_BIN_DIR}${path.delimiter}${process.env.PATH}`,
 		N8N_USER_FOLDER: userFolder,
 		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
 		N8N_DIAGNOSTICS_ENABLED: 'false',
@@ -116,7 +116,7 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 
 		/** Runs `n8n <args>`; resolves with { code, signal, stdout, stderr } whatever the exit code. */
 		async cli(args, { timeoutMs = COMMAND_TIMEOUT_MS } = {}) {
-			return run(paths.NODE24, [paths.N8N_BIN, ...args], { cwd: userFolder, env: await n8n.env('cli'), timeoutMs });
+			return run(paths.NODE, [paths.N8N_BIN, ...args], { cwd: userFolder, env: await n8n.env('cli'), timeoutMs });
 		},
 
 		/** `cli`, but throws on a non-zero exit; logs `what` with the time taken. */

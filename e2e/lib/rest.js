@@ -83,10 +83,13 @@ class RestSession {
 		return user;
 	}
 
-	/** POST /rest/workflows; resolves with the stored workflow (n8n gives it its own id). */
+	/**
+	 * POST /rest/workflows; resolves with the stored workflow (n8n gives it its own id). `active: false` as the editor
+	 * of n8n 1.x sends it (its database requires the column; 2.x publishes instead and ignores it).
+	 */
 	createWorkflow(workflow) {
 		const { name, nodes, connections, settings = {}, pinData = {} } = workflow;
-		return this.data('POST', '/rest/workflows', { name, nodes, connections, settings, pinData });
+		return this.data('POST', '/rest/workflows', { name, nodes, connections, settings, pinData, active: false });
 	}
 
 	/** What the editor's Publish button sends: POST /rest/workflows/<id>/activate with the current versionId. */

