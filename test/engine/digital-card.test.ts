@@ -256,9 +256,11 @@ describe('digitalCard.delete', () => {
 			expect(success.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
 			expect(failure).toHaveLength(1);
 			expect(failure[0].pairedItem).toEqual({ item: 1 });
-			expect(failure[0].json).toMatchObject({
+			// Only `error` and `message`: n8n 1.x and 2.0 route nothing else to the error output.
+			expect(failure[0].json).toEqual({
+				...items()[1],
 				error: 'Card not found or already deleted',
-				details: { resCode: 404 },
+				message: expect.stringMatching(/^Gateway resCode 404\. The card was not found/),
 			});
 		});
 

@@ -52,17 +52,25 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): It
 }
 
 /**
- * Continue On Fail gives `{ error, resCode, ... }` paired to its input. With "Continue (using error output)",
- * n8n only routes items whose keys are error/message/details, so the rest moves under `details` there.
+ * Continue On Fail gives `{ error, resCode, ... }` paired to its input. With "Continue (using error output)", n8n
+ * routes an item to the error output only when its keys are `error` and `message` (every n8n from 1.x on; later
+ * versions also take `details`), so there the rest is said in `message`.
  */
 function errorItem(ctx: IExecuteFunctions, error: ItemError, itemIndex: number): INodeExecutionData {
 	const details: IDataObject = { resCode: (error.context?.resCode as number | null | undefined) ?? null };
 	if (typeof error.context?.code === 'string') details.code = error.context.code;
 	if (error.description) details.description = error.description;
 	if (error instanceof NodeOperationError) details.itemIndex = itemIndex;
-	const json: IDataObject =
-		ctx.getNode().onError === 'continueErrorOutput' ? { error: error.message, details } : { error: error.message, ...details };
-	return { json, pairedItem: { item: itemIndex } };
+	if (ctx.getNode().onError === 'continueErrorOutput') {
+		const said = [
+			details.resCode !== null ? `Gateway resCode ${details.resCode}.` : undefined,
+			details.code !== undefined ? `Code ${details.code}.` : undefined,
+			error.description ?? undefined,
+		];
+		const message = said.filter((part) => part).join(' ') || error.message;
+		return { json: { error: error.message, message }, pairedItem: { item: itemIndex } };
+	}
+	return { json: { error: error.message, ...details }, pairedItem: { item: itemIndex } };
 }
 
 /**
