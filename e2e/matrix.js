@@ -4,6 +4,7 @@
 //
 //   node e2e/matrix.js [version ...]     only these versions (default: e2e/n8n/ and every e2e/n8n-versions/<version>)
 //   E2E_MATRIX_CHECKS=e2e,e2e:trigger     other checks (default: e2e, e2e:trigger, e2e:examples, e2e:agent)
+//   node e2e/matrix.js --report           the table again from .e2e/matrix/ (results.json and the logs), running nothing
 //
 // For each version: installs it (e2e/install-n8n.sh with E2E_N8N_VERSION), runs each check as `npm run <check>` with
 // E2E_N8N_VERSION set, keeps each log in .e2e/matrix/, and reads the check's closing "PASS|FAIL <name>: N passed,
@@ -21,16 +22,50 @@ const DEFAULT_VERSION = require('./n8n/package.json').dependencies.n8n;
 const CHECKS = (process.env.E2E_MATRIX_CHECKS || 'e2e,e2e:trigger,e2e:examples,e2e:agent').split(',');
 
 const byVersion = (a, b) => a.localeCompare(b, 'en', { numeric: true });
-const versions = process.argv.slice(2).length
+const versions = process.argv.slice(2).filter((arg) => arg !== '--report').length
 	? process.argv.slice(2)
 	: [DEFAULT_VERSION, ...fs.readdirSync(path.join(__dirname, 'n8n-versions'))].sort(byVersion);
 
-/** The counts of a check's closing line, or null when it printed none (it stopped before its summary). */
+/**
+ * The counts of a check's closing line ("PASS|FAIL <name>: N passed, N failed", or npm run e2e's "N/M workflows
+ * passed"), or null when it printed none (it stopped before its summary).
+ */
 function closingCounts(output) {
 	const lines = output.match(/^(PASS|FAIL) [^\n]*: \d+ passed, \d+ failed[^\n]*$/gm);
-	if (!lines) return null;
-	const [, passed, failed] = /: (\d+) passed, (\d+) failed/.exec(lines.at(-1));
-	return { passed: Number(passed), failed: Number(failed) };
+	if (lines) {
+		const [, passed, failed] = /: (\d+) passed, (\d+) failed/.exec(lines.at(-1));
+		return { passed: Number(passed), failed: Number(failed) };
+	}
+	const workflows = [...output.matchAll(/^e2e: (\d+)\/(\d+) workflows passed/gm)].at(-1);
+	return workflows ? { passed: Number(workflows[1]), failed: Number(workflows[2]) - Number(workflows[1]) } : null;
+}
+
+const logFileOf = (version, check) => path.join(OUT, `${version}-${check.replace(':', '-')}.log`);
+
+function printTable(rows) {
+	const cell = (result) =>
+		!result
+			? 'not run'
+			: `${result.ok ? 'pass' : '**fail**'}${result.passed != null ? ` (${result.passed}/${result.passed + result.failed})` : ''}${result.note ? `: ${result.note}` : ''}`;
+	console.log(`\n| n8n | Node.js | ${CHECKS.map((c) => `\`npm run ${c}\``).join(' | ')} | date |`);
+	console.log(`|---|---|${CHECKS.map(() => '---|').join('')}---|`);
+	for (const row of rows) {
+		console.log(`| ${row.version} | ${row.node ?? '?'} | ${CHECKS.map((c) => cell(row.checks[c])).join(' | ')} | ${row.date} |`);
+	}
+}
+
+/** --report: the counts read again from the kept logs. */
+function report() {
+	const rows = JSON.parse(fs.readFileSync(path.join(OUT, 'results.json'), 'utf8'));
+	for (const row of rows) {
+		for (const [check, result] of Object.entries(row.checks)) {
+			if (fs.existsSync(logFileOf(row.version, check))) {
+				Object.assign(result, closingCounts(fs.readFileSync(logFileOf(row.version, check), 'utf8')));
+			}
+		}
+	}
+	printTable(rows);
+	return 0;
 }
 
 async function main() {
@@ -57,7 +92,7 @@ async function main() {
 			const started = Date.now();
 			const result = await run('npm', ['run', check], { cwd: ROOT, env: { ...env, E2E_SKIP_INSTALL: '1' } });
 			const output = result.stdout + result.stderr;
-			const logFile = path.join(OUT, `${version}-${check.replace(':', '-')}.log`);
+			const logFile = logFileOf(version, check);
 			fs.writeFileSync(logFile, output);
 			const counts = closingCounts(result.stdout);
 			row.checks[check] = { ok: result.code === 0, ...counts, seconds: Math.round((Date.now() - started) / 1000) };
@@ -66,17 +101,11 @@ async function main() {
 		}
 	}
 	fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify(rows, null, 2) + '\n');
-	const cell = ({ ok, passed, failed, note }) =>
-		`${ok ? 'pass' : '**fail**'}${passed !== undefined ? ` (${passed}/${passed + failed})` : ''}${note ? `: ${note}` : ''}`;
-	console.log(`\n| n8n | Node.js | ${CHECKS.map((c) => `\`npm run ${c}\``).join(' | ')} | date |`);
-	console.log(`|---|---|${CHECKS.map(() => '---|').join('')}---|`);
-	for (const row of rows) {
-		console.log(`| ${row.version} | ${row.node ?? '?'} | ${CHECKS.map((c) => cell(row.checks[c])).join(' | ')} | ${row.date} |`);
-	}
+	printTable(rows);
 	return rows.every((row) => CHECKS.every((c) => row.checks[c].ok)) ? 0 : 1;
 }
 
-main().then(
+(process.argv[2] === '--report' ? Promise.resolve(report()) : main()).then(
 	(code) => process.exit(code),
 	(error) => {
 		console.error(error?.stack ?? error);
