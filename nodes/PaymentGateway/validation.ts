@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { scalarText, stringText } from './helpers/text';
+
 /**
  * Pure checks of operation inputs. Each failure names the parameter and never repeats the value it refused,
  * because the value may be card data.
@@ -16,13 +18,9 @@ export class InvalidInput extends Error {
 /** A field of the Payment Gateway API credential is unusable; the value is never repeated, it may be a secret. */
 export class InvalidCredential extends InvalidInput {}
 
-function credentialText(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : '';
-}
-
 /** A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. */
 function baseAddress(field: string, value: unknown): string {
-	const address = credentialText(value).replace(/\/+$/, '');
+	const address = stringText(value).replace(/\/+$/, '');
 	if (!/^https?:\/\//i.test(address)) throw new InvalidCredential(field, 'must start with https:// or http://');
 	if (!URL.canParse(address)) throw new InvalidCredential(field, 'is not a valid web address');
 	const parsed = new URL(address);
@@ -34,10 +32,10 @@ function baseAddress(field: string, value: unknown): string {
 
 /** Where each path family is sent, once the client's identity is there to sign with. */
 export function baseAddresses(credentials: IDataObject): { short: string; long: string } {
-	if (!credentialText(credentials.clientId)) throw new InvalidCredential('Client ID', 'is empty');
-	if (!credentialText(credentials.clientSecret)) throw new InvalidCredential('Client Secret', 'is empty');
+	if (!stringText(credentials.clientId)) throw new InvalidCredential('Client ID', 'is empty');
+	if (!stringText(credentials.clientSecret)) throw new InvalidCredential('Client Secret', 'is empty');
 	const short = baseAddress('Base URL', credentials.baseUrl);
-	const long = credentialText(credentials.checkoutBaseUrl)
+	const long = stringText(credentials.checkoutBaseUrl)
 		? baseAddress('Checkout Base URL', credentials.checkoutBaseUrl)
 		: short;
 	return { short, long };
@@ -45,7 +43,7 @@ export function baseAddresses(credentials: IDataObject): { short: string; long: 
 
 /** The key as AES-256 takes it: 64 hexadecimal characters decoded to 32 bytes (as text it would be 64 bytes). */
 export function cardEncryptionKey(value: unknown): Buffer {
-	const key = credentialText(value);
+	const key = stringText(value);
 	if (!/^[0-9a-fA-F]{64}$/.test(key)) {
 		throw new InvalidCredential('Card Encryption Key', 'must be the 64 hexadecimal characters from the merchant dashboard');
 	}
@@ -67,14 +65,14 @@ function lengthChecked(field: string, text: string, maxLength: number): string {
 }
 
 export function requireText(field: string, value: unknown, maxLength = TEXT_LIMIT): string {
-	const result = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const result = scalarText(value) ?? '';
 	if (!result) throw new InvalidInput(field, 'is required');
 	return lengthChecked(field, result, maxLength);
 }
 
 export function optionalText(field: string, value: unknown, maxLength = TEXT_LIMIT): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const result = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	const result = scalarText(value);
 	if (result === undefined) throw new InvalidInput(field, 'must be text');
 	return lengthChecked(field, result, maxLength) || undefined;
 }
@@ -240,7 +238,7 @@ export function validateExpiry(
 }
 
 export function validateCvv(field: string, value: unknown, required: boolean): string | undefined {
-	const cvv = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const cvv = scalarText(value) ?? '';
 	if (!cvv) {
 		if (required) throw new InvalidInput(field, 'is required for this kind of customer authentication');
 		return undefined;

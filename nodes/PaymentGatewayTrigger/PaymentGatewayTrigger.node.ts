@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { timeoutOption } from '../PaymentGateway/actions/common';
+import { stringText } from '../PaymentGateway/helpers/text';
 import { fetchOrderStatus } from '../PaymentGateway/actions/status/getByOrderId.operation';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
@@ -153,8 +154,7 @@ export class PaymentGatewayTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		const { clientSecret } = await this.getCredentials(CREDENTIAL_NAME);
-		const secret = typeof clientSecret === 'string' ? clientSecret.trim() : '';
+		const secret = stringText((await this.getCredentials(CREDENTIAL_NAME)).clientSecret);
 		if (!secret) {
 			answer(this, 500, { error: 'The trigger cannot verify notifications: its credential has no Client Secret' });
 			return { noWebhookResponse: true };

@@ -1,5 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject, nestsDeeperThan } from '../PaymentGateway/helpers/json';
+import { scalarText } from '../PaymentGateway/helpers/text';
+
 /** A notification as the trigger emits it: flat, values trimmed, with the ids it is signed over. */
 export interface Notification extends IDataObject {
 	orderId: string;
@@ -11,22 +14,11 @@ export type Outcome = 'succeeded' | 'failed' | 'refunded' | 'other';
 /** Real notifications nest two levels deep; anything far deeper is refused before it is walked. */
 const MAX_DEPTH = 16;
 
-function isObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** True when arrays and objects nest deeper than `limit`; it stops looking as soon as they do. */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
-	if (value === null || typeof value !== 'object') return false;
-	if (limit === 0) return true;
-	return Object.values(value).some((entry) => nestsDeeperThan(entry, limit - 1));
-}
-
 /** The provider's own document shows values with stray spaces; signatures are over the trimmed values. */
 function trimmed(value: unknown): unknown {
 	if (typeof value === 'string') return value.trim();
 	if (Array.isArray(value)) return value.map(trimmed);
-	if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, trimmed(entry)]));
+	if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, trimmed(entry)]));
 	return value;
 }
 
@@ -41,21 +33,17 @@ function jsonOf(body: unknown, rawBody: unknown): unknown {
 	}
 }
 
-function idOf(value: unknown): string {
-	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-}
-
 /**
  * The notification in a request, flat or wrapped as `{ eventType, data }`, or undefined when the body is not a
  * JSON object naming an order and a payment.
  */
 export function readNotification(body: unknown, rawBody: unknown): Notification | undefined {
 	const json = jsonOf(body, rawBody);
-	if (!isObject(json) || nestsDeeperThan(json, MAX_DEPTH)) return undefined;
+	if (!isPlainObject(json) || nestsDeeperThan(json, MAX_DEPTH)) return undefined;
 	const parsed = trimmed(json) as IDataObject;
-	const flat = isObject(parsed.data) ? { eventType: parsed.eventType ?? null, ...parsed.data } : parsed;
-	const orderId = idOf(flat.orderId);
-	const paymentId = idOf(flat.paymentId);
+	const flat = isPlainObject(parsed.data) ? { eventType: parsed.eventType ?? null, ...parsed.data } : parsed;
+	const orderId = scalarText(flat.orderId) ?? '';
+	const paymentId = scalarText(flat.paymentId) ?? '';
 	if (!orderId || !paymentId) return undefined;
 	return { ...flat, orderId, paymentId };
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
+import { stringText } from '../helpers/text';
 import type { CallSettings, Gateway } from '../transport/request';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation';
@@ -127,10 +128,8 @@ export function callSettings(ctx: IExecuteFunctions, itemIndex: number): CallSet
 	const options = readOptionsOf(ctx, itemIndex);
 	const headers: IDataObject = {};
 	for (const [option, header] of Object.entries(HEADER_FOR_OPTION)) {
-		const value = options[option];
-		if (typeof value === 'string' && value.trim()) {
-			headers[header] = validateHeaderValue(`${HEADER_LABELS[option]} (options.${option})`, value.trim());
-		}
+		const value = stringText(options[option]);
+		if (value) headers[header] = validateHeaderValue(`${HEADER_LABELS[option]} (options.${option})`, value);
 	}
 	const timeout = validateTimeout('Timeout (options.timeout)', options.timeout);
 	const maxRetries = options.maxRetries;

@@ -1,6 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { stringText } from '../helpers/text';
+
 /** Which endpoint failed matters: the same resCode means different things on different endpoints. */
 export type Endpoint =
 	| 'createOrder'
@@ -236,8 +238,8 @@ function adviceFor(endpoint: Endpoint, resCode: number | undefined, message: str
 
 export function gatewayMessage(body: IDataObject, httpStatus: number): string {
 	for (const key of ['errMessage', 'message', 'error', 'errorMessage']) {
-		const value = body[key];
-		if (typeof value === 'string' && value.trim()) return value.trim();
+		const value = stringText(body[key]);
+		if (value) return value;
 	}
 	return `The gateway answered with HTTP ${httpStatus}`;
 }

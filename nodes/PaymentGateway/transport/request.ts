@@ -12,6 +12,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { isPlainObject } from '../helpers/json';
+import { stringText } from '../helpers/text';
 import { baseAddresses, cardEncryptionKey } from '../validation';
 import { merchantHeaders } from './headers';
 import type { Endpoint } from './errors';
@@ -60,10 +62,6 @@ export interface Gateway {
 	request(call: GatewayCall, settings: CallSettings): Promise<IDataObject>;
 }
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : '';
-}
-
 function retryDelayMs(attempt: number, retryAfter: unknown): number {
 	const header = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
 	if (typeof header === 'string' && header.trim()) {
@@ -83,10 +81,6 @@ function numericResCode(body: IDataObject): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const code = Number(value);
 	return Number.isFinite(code) ? code : undefined;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** No answer arrived: the request may or may not have reached the gateway. */
@@ -222,7 +216,7 @@ function judged(
 ): IDataObject {
 	const resCode = numericResCode(body);
 	const nested = body.data;
-	const record = body.orderId === undefined && isObject(nested) ? nested : body;
+	const record = body.orderId === undefined && isPlainObject(nested) ? nested : body;
 	const failed =
 		httpStatus >= 400 ||
 		(resCode !== undefined && resCode !== 200) ||
@@ -248,7 +242,7 @@ function judged(
 			description: CHECK_BASE_URLS,
 		});
 	}
-	if (call.family === 'short') return isObject(nested) ? nested : {};
+	if (call.family === 'short') return isPlainObject(nested) ? nested : {};
 	// Check-status is documented flat, but one sample integration reads it under `data`.
 	return record;
 }
@@ -271,8 +265,8 @@ function assertSendable(node: INode, call: GatewayCall, itemIndex: number) {
  */
 export async function openGateway(host: GatewayHost): Promise<Gateway> {
 	const credentials: ICredentialDataDecryptedObject = await host.getCredentials(CREDENTIAL_NAME);
-	const clientId = text(credentials.clientId);
-	const clientSecret = text(credentials.clientSecret);
+	const clientId = stringText(credentials.clientId);
+	const clientSecret = stringText(credentials.clientSecret);
 	// getNode() copies the node on every call: once per execution is enough.
 	const node = host.getNode();
 	const credentialRef = node.credentials?.[CREDENTIAL_NAME];
@@ -351,7 +345,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 
 			const httpStatus = response.statusCode;
 			const parsed = parseAnswer(raw);
-			const body = isObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined;
+			const body = isPlainObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined;
 			// A 429 or 5xx may be told by the HTTP status or, under HTTP 200, by the body's resCode.
 			const bodyCode = body ? numericResCode(body) : undefined;
 			if (canRetry && (isRetryable(httpStatus) || isRetryable(bodyCode) || (!body && httpStatus < 300))) {
@@ -371,7 +365,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 	return {
 		clientId,
 		clientSecret,
-		checkoutPageUrl: text(credentials.checkoutPageUrl) || undefined,
+		checkoutPageUrl: stringText(credentials.checkoutPageUrl) || undefined,
 		cardKey() {
 			return (cardKey ??= cardEncryptionKey(credentials.cardEncryptionKey));
 		},

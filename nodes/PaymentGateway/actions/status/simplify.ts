@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { isPlainObject } from '../../helpers/json';
 import { readOptionsOf } from '../common';
 import { isToolMode } from '../toolMode';
 
@@ -20,16 +21,12 @@ export function wantsSimplified(ctx: IExecuteFunctions, itemIndex: number): bool
 	return typeof option === 'boolean' ? option : isToolMode(ctx);
 }
 
-function objectOf(value: unknown): IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
-}
-
 /**
  * What a person or an agent needs of a status record, the same for both status reads: the signature (a check for
  * Verify Signature, meaningless to read) and the nesting go. Keys the gateway did not give are left out.
  */
 export function simplifiedStatus(record: IDataObject): IDataObject {
-	const details = objectOf(record.paymentDetails);
+	const details = isPlainObject(record.paymentDetails) ? record.paymentDetails : {};
 	const simplified: IDataObject = {
 		orderId: record.orderId,
 		paymentId: record.paymentId,
