@@ -10,7 +10,7 @@ import type {
 import { anyText } from '../nodes/PaymentGateway/helpers/text';
 import { signRequest } from '../nodes/PaymentGateway/transport/crypto';
 import { merchantHeaders } from '../nodes/PaymentGateway/transport/headers';
-import { checkCredentialFields } from '../nodes/PaymentGateway/validation';
+import { checkCredentialFields } from '../nodes/PaymentGateway/validation/credential';
 
 const MERCHANT_HEADER_NAMES = [
 	'x-merchant-domain',

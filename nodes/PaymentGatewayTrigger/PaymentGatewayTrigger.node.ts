@@ -13,7 +13,7 @@ import { stringText } from '../PaymentGateway/helpers/text';
 import { fetchOrderStatus } from '../PaymentGateway/actions/status/getByOrderId.operation';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
-import { validateTimeout } from '../PaymentGateway/validation';
+import { validateTimeout } from '../PaymentGateway/validation/input';
 import type { Notification, Outcome } from './notification';
 import { outcomeOf, readNotification } from './notification';
 

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint
 import { stringText } from '../helpers/text';
 import type { CallSettings, Gateway } from '../transport/request';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
-import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation';
+import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation/input';
 
 /** What every operation module exports; the router runs `execute` once per input item. */
 export interface OperationModule {

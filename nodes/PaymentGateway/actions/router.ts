@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Gateway } from '../transport/request';
 import { openGateway } from '../transport/request';
-import { InvalidCredential, InvalidInput } from '../validation';
+import { InvalidCredential } from '../validation/credential';
+import { InvalidInput } from '../validation/input';
 import type { OperationModule } from './common';
 import { MAX_CONCURRENCY } from './common';
 import * as digitalCard from './digitalCard';

@@ -14,7 +14,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { isPlainObject } from '../helpers/json';
 import { stringText } from '../helpers/text';
-import { baseAddresses, cardEncryptionKey } from '../validation';
+import { baseAddresses, cardEncryptionKey } from '../validation/credential';
 import { merchantHeaders } from './headers';
 import type { Endpoint } from './errors';
 import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage, offersRetries } from './errors';

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
-import { validateUrl } from '../../validation';
+import { validateUrl } from '../../validation/input';
 import { toolDescriptionField } from '../toolMode';
 import { checkoutUrl, orderBody, orderFields } from './fields';
 

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callSettings, optionsCollection } from '../common';
 import { gatewayMessage } from '../../transport/errors';
 import type { CallSettings, Gateway } from '../../transport/request';
-import { requireUrlText } from '../../validation';
+import { requireUrlText } from '../../validation/input';
 import { orderIdField } from '../fields';
 import { toolDescriptionField } from '../toolMode';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';

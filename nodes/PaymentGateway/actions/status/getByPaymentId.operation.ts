@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
-import { pathSegment } from '../../validation';
+import { pathSegment } from '../../validation/input';
 import { paymentIdField } from '../fields';
 import { toolDescriptionField } from '../toolMode';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';

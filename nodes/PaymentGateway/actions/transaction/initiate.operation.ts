@@ -11,7 +11,7 @@ import {
 	validateCvv,
 	validateExpiry,
 	validateUrl,
-} from '../../validation';
+} from '../../validation/input';
 import { digitalCardIdField, digitalCardIdOf, orderIdField } from '../fields';
 import {
 	assertWithinLimit,
