@@ -10,7 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { timeoutOption } from '../PaymentGateway/actions/common';
 import { stringText } from '../PaymentGateway/helpers/text';
-import { fetchOrderStatus } from '../PaymentGateway/actions/status/getByOrderId.operation';
+import { fetchOrderStatus } from '../PaymentGateway/actions/status/orderStatus';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
 import { validateTimeout } from '../PaymentGateway/validation/input';
