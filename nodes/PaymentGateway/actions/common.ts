@@ -1,9 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 
 import { stringText } from '../helpers/text';
 import type { CallSettings, Gateway } from '../transport/request';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation/input';
+import type { PaymentGatewayMap, Resource } from './node.type';
 
 /** What every operation module exports; the router runs `execute` once per input item. */
 export interface OperationModule {
@@ -13,6 +20,26 @@ export interface OperationModule {
 	execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject | IDataObject[]>;
 	/** What a person reading the run should notice, from each item's outputs (undefined where the item failed). */
 	hints?(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>): NodeExecutionHint[];
+}
+
+/** An entry of a resource's Operation list: its value must be an operation the router runs. */
+export type OperationOption<R extends Resource> = INodePropertyOptions & { value: PaymentGatewayMap[R] };
+
+/** The Operation list of one resource. */
+export function operationSelector<R extends Resource>(
+	resource: R,
+	options: Array<OperationOption<R>>,
+	defaultOperation: PaymentGatewayMap[R],
+): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options,
+		default: defaultOperation,
+	};
 }
 
 /** The Timeout option, the same everywhere but for what it waits for. */
