@@ -97,7 +97,11 @@ const headerOptions: INodeProperties[] = [
  */
 export const MAX_CONCURRENCY = 100;
 
-const readOptions: INodeProperties[] = [
+/**
+ * Offered where a call may be sent again: the reads, and deleting a stored card, whose second attempt after an
+ * unanswered first one finds the card gone and counts that as deleted.
+ */
+const repeatableOptions: INodeProperties[] = [
 	{
 		displayName: 'Concurrency',
 		name: 'concurrency',
@@ -118,9 +122,12 @@ const readOptions: INodeProperties[] = [
 	},
 ];
 
-/** The `options` collection: header overrides and timeout everywhere; concurrency and retries only where safe. */
-export function optionsCollection(kind: 'write' | 'read', extra: INodeProperties[] = []): INodeProperties {
-	const options = [...headerOptions, ...(kind === 'read' ? readOptions : []), ...extra];
+/**
+ * The `options` collection: header overrides and timeout everywhere; concurrency and retries only for calls that are
+ * `repeatable`, not for orders, payments and refunds, which are `sentOnce`.
+ */
+export function optionsCollection(kind: 'sentOnce' | 'repeatable', extra: INodeProperties[] = []): INodeProperties {
+	const options = [...headerOptions, ...(kind === 'repeatable' ? repeatableOptions : []), ...extra];
 	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
 	return {
 		displayName: 'Options',
@@ -146,13 +153,13 @@ const HEADER_FOR_OPTION: Record<string, string> = {
 	merchantIp: 'X-MERCHANT-IP',
 };
 
-export function readOptionsOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+export function itemOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 }
 
 /** Per-item request settings; the credential fills in whichever header an item leaves empty. */
 export function callSettings(ctx: IExecuteFunctions, itemIndex: number): CallSettings {
-	const options = readOptionsOf(ctx, itemIndex);
+	const options = itemOptions(ctx, itemIndex);
 	const headers: IDataObject = {};
 	for (const [option, header] of Object.entries(HEADER_FOR_OPTION)) {
 		const value = stringText(options[option]);

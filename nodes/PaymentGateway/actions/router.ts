@@ -95,7 +95,7 @@ function failuresHint(ctx: IExecuteFunctions, failures: number, total: number): 
 }
 
 function concurrencyOf(ctx: IExecuteFunctions): number {
-	// Only read operations offer the option; the others always run one item at a time.
+	// Only repeatable operations offer the option; the others always run one item at a time.
 	const value = ctx.getNodeParameter('options.concurrency', 0, 1);
 	return typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), MAX_CONCURRENCY) : 1;
 }

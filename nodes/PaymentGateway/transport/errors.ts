@@ -39,7 +39,7 @@ export const ENDPOINT_LABELS: Record<Endpoint, string> = {
 	credentialTest: 'Credential test',
 };
 
-/** The reads whose operations offer Concurrency and Max Retries; a refund's read of its payment has neither. */
+/** The endpoints whose operations offer Concurrency and Max Retries; a refund's read of its payment has neither. */
 const OFFERS_RETRIES: Endpoint[] = ['listCards', 'getCard', 'deleteCard', 'statusByOrderId', 'statusByPaymentId'];
 
 export function offersRetries(endpoint: Endpoint): boolean {
@@ -57,7 +57,7 @@ const CHECK_FIRST: Partial<Record<Endpoint, string>> = {
 };
 CHECK_FIRST.createCheckout = CHECK_FIRST.createOrder;
 
-/** The advice for a write whose outcome is unknown; undefined for reads, which can simply run again. */
+/** The advice for a write whose outcome is unknown; undefined for reads and deletes, which can simply run again. */
 export function checkFirstAdvice(endpoint: Endpoint): string | undefined {
 	return CHECK_FIRST[endpoint];
 }

@@ -50,7 +50,8 @@ function requestOptions(credential: GatewayCredential, call: GatewayCall, settin
 /**
  * The one way this package talks to the gateway. The credential signs each request in its authenticate(); this
  * picks the base URL, serializes the body once, bounds the whole exchange by the time-out and the answer's size,
- * maps every failure to a NodeApiError carrying the gateway's resCode and message, and retries reads when allowed.
+ * maps every failure to a NodeApiError carrying the gateway's resCode and message, and retries repeatable calls
+ * when allowed.
  */
 export async function openGateway(host: GatewayHost): Promise<Gateway> {
 	// getNode() copies the node on every call: once per execution is enough.

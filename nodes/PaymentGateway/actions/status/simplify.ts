@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../../helpers/json';
-import { readOptionsOf } from '../common';
+import { itemOptions } from '../common';
 import { isToolMode } from '../toolMode';
 
 export const simplifyOption: INodeProperties = {
@@ -17,7 +17,7 @@ export const simplifyOption: INodeProperties = {
  * normal node the gateway's, so that saved workflows keep their output.
  */
 export function wantsSimplified(ctx: IExecuteFunctions, itemIndex: number): boolean {
-	const option = readOptionsOf(ctx, itemIndex).simple;
+	const option = itemOptions(ctx, itemIndex).simple;
 	return typeof option === 'boolean' ? option : isToolMode(ctx);
 }
 

@@ -55,7 +55,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { refundType: ['partial'] } },
 	},
 	...toolLimitFields('refund'),
-	optionsCollection('write'),
+	optionsCollection('sentOnce'),
 ];
 
 /** A second one would make a second order, payment or refund. */
