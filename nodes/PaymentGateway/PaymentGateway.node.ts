@@ -1,21 +1,15 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodePropertyOptions,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as digitalCard from './actions/digitalCard';
-import type { Resource } from './actions/node.type';
+import type { ResourceOption } from './actions/node.type';
 import * as order from './actions/order';
 import { router } from './actions/router';
 import * as status from './actions/status';
 import * as transaction from './actions/transaction';
 import { searchStoredCards } from './listSearch/storedCards';
 
-const resourceOptions: Array<INodePropertyOptions & { value: Resource }> = [
+const resourceOptions: ResourceOption[] = [
 	{ name: 'Digital Card', value: 'digitalCard', description: "A customer's stored (tokenized) card" },
 	{ name: 'Order', value: 'order', description: 'An amount to be paid by a customer' },
 	{ name: 'Status', value: 'status', description: 'The payment status of an order or payment' },

@@ -1,16 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-	NodeExecutionHint,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 import { stringText } from '../helpers/text';
 import type { CallSettings, Gateway } from '../transport/request';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation/input';
-import type { PaymentGatewayMap, Resource } from './node.type';
+import type { OperationOption, PaymentGatewayMap, Resource } from './node.type';
 
 /** What every operation module exports; the router runs `execute` once per input item. */
 export interface OperationModule {
@@ -21,9 +15,6 @@ export interface OperationModule {
 	/** What a person reading the run should notice, from each item's outputs (undefined where the item failed). */
 	hints?(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>): NodeExecutionHint[];
 }
-
-/** An entry of a resource's Operation list: its value must be an operation the router runs. */
-export type OperationOption<R extends Resource> = INodePropertyOptions & { value: PaymentGatewayMap[R] };
 
 /** The Operation list of one resource. */
 export function operationSelector<R extends Resource>(
