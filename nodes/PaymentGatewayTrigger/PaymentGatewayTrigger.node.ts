@@ -28,6 +28,19 @@ function answer(ctx: IWebhookFunctions, statusCode: number, body: IDataObject): 
 const NOT_CONFIRMED =
 	'The gateway did not confirm the status: check the payment with Status → Get by Order ID or Get by Payment ID before acting on this notification.';
 
+/** The notification's claim kept, marked as not confirmed, with why and what to do. */
+function unconfirmed(
+	notification: Notification,
+	why: { message: string; resCode: number | null; code: string | null },
+): IDataObject {
+	return {
+		...notification,
+		notifiedStatus: notification.status,
+		statusVerified: false,
+		recheckError: { ...why, description: NOT_CONFIRMED },
+	};
+}
+
 /** The notification with the status the gateway confirms; when the re-check fails, the claim stays, marked so. */
 async function confirmed(ctx: IWebhookFunctions, notification: Notification, timeoutOption: unknown): Promise<IDataObject> {
 	const notifiedStatus = notification.status;
@@ -37,17 +50,11 @@ async function confirmed(ctx: IWebhookFunctions, notification: Notification, tim
 		const record = await fetchOrderStatus(gateway, notification.orderId, { itemIndex: 0, timeout });
 		// check-status tells the order's latest payment: another payment's status says nothing about this one.
 		if (String(record.paymentId ?? '').trim() !== notification.paymentId) {
-			return {
-				...notification,
-				notifiedStatus,
-				statusVerified: false,
-				recheckError: {
-					message: "The gateway's latest payment of this order is another one: this payment's status is not confirmed",
-					resCode: null,
-					code: null,
-					description: NOT_CONFIRMED,
-				},
-			};
+			return unconfirmed(notification, {
+				message: "The gateway's latest payment of this order is another one: this payment's status is not confirmed",
+				resCode: null,
+				code: null,
+			});
 		}
 		return {
 			...notification,
@@ -58,18 +65,12 @@ async function confirmed(ctx: IWebhookFunctions, notification: Notification, tim
 		};
 	} catch (error) {
 		const failure = error as Partial<NodeApiError>;
-		return {
-			...notification,
-			notifiedStatus,
-			statusVerified: false,
-			recheckError: {
-				message: failure.message ?? 'The status re-check failed',
-				resCode: (failure.context?.resCode as number | undefined) ?? null,
-				code: (failure.context?.code as string | undefined) ?? null,
-				// The node's advice names options the trigger does not have; what to do here is the same every time.
-				description: NOT_CONFIRMED,
-			},
-		};
+		// The node's advice names options the trigger does not have; what to do here is the same every time.
+		return unconfirmed(notification, {
+			message: failure.message ?? 'The status re-check failed',
+			resCode: (failure.context?.resCode as number | undefined) ?? null,
+			code: (failure.context?.code as string | undefined) ?? null,
+		});
 	}
 }
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject, nestsDeeperThan } from '../PaymentGateway/helpers/json';
+import { isPlainObject, nestsDeeperThan, parseJson } from '../PaymentGateway/helpers/json';
 import { scalarText } from '../PaymentGateway/helpers/text';
 
 /** A notification as the trigger emits it: flat, values trimmed, with the ids it is signed over. */
@@ -25,12 +25,7 @@ function trimmed(value: unknown): unknown {
 /** The request's own bytes decide when n8n kept them: a form or other non-JSON body is not a notification. */
 function jsonOf(body: unknown, rawBody: unknown): unknown {
 	const raw = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : typeof body === 'string' ? body : '';
-	if (!raw.trim()) return body;
-	try {
-		return JSON.parse(raw) as unknown;
-	} catch {
-		return undefined;
-	}
+	return raw.trim() ? parseJson(raw) : body;
 }
 
 /**

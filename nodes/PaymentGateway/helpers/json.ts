@@ -1,5 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
+/** The value JSON text stands for; undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return undefined;
+	}
+}
+
 /** A JSON object: not null, not an array. */
 export function isPlainObject(value: unknown): value is IDataObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -1,4 +1,4 @@
-import { textNestsDeeperThan } from '../helpers/json';
+import { parseJson, textNestsDeeperThan } from '../helpers/json';
 
 /** Gateway answers are a few kilobytes; anything far larger is not one, and must not fill memory. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -58,9 +58,5 @@ export function parseAnswer(raw: string): unknown {
 	if (textNestsDeeperThan(raw, MAX_ANSWER_DEPTH)) {
 		return new UnreadableAnswer(`an answer nested deeper than ${MAX_ANSWER_DEPTH} levels, which was not read`);
 	}
-	try {
-		return JSON.parse(raw) as unknown;
-	} catch {
-		return undefined;
-	}
+	return parseJson(raw);
 }
