@@ -1,6 +1,7 @@
-// Values reach the node from parameters, expressions, the credential and the gateway, not always as strings.
-// Each caller keeps the reading it has always had: a credential field the node reads counts only as a string,
-// typed-in text may also be a number, and request headers write out whatever they are given.
+// Values reach the node from parameters, expressions, the credential and the gateway, not always as strings. What
+// a non-string counts as depends on the caller: a credential field the node reads is a string or missing, text
+// typed into a parameter may come from an expression as a number, and the headers and signature the credential
+// adds to any node's request write out whatever they are given.
 
 /** A string, trimmed; any other value is no text (''). */
 export function stringText(value: unknown): string {
