@@ -7,9 +7,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { anyText } from '../nodes/PaymentGateway/helpers/text';
 import { signRequest } from '../nodes/PaymentGateway/transport/crypto';
 import { merchantHeaders } from '../nodes/PaymentGateway/transport/headers';
-import { checkCredentialFields } from '../nodes/PaymentGateway/validation';
+import { checkCredentialFields } from '../nodes/PaymentGateway/validation/credential';
 
 const MERCHANT_HEADER_NAMES = [
 	'x-merchant-domain',
@@ -35,10 +36,6 @@ function headersGiven(headers: IDataObject): Set<string> {
 			.filter(([, value]) => value !== undefined && value !== '')
 			.map(([name]) => name.toLowerCase()),
 	);
-}
-
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value);
 }
 
 /**
@@ -167,8 +164,8 @@ export class PaymentGatewayApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		// The dialog's Test is the one request that meets the credential before any node has checked it.
 		if (requestOptions.url === CREDENTIAL_TEST_PATH) checkCredentialFields(credentials);
-		const clientId = text(credentials.clientId);
-		const clientSecret = text(credentials.clientSecret);
+		const clientId = anyText(credentials.clientId);
+		const clientSecret = anyText(credentials.clientSecret);
 
 		let payload = '';
 		const method = (requestOptions.method ?? 'GET').toUpperCase();

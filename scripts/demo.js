@@ -22,7 +22,7 @@ const dist = path.join(__dirname, '..', 'dist');
 const { PaymentGateway } = require(path.join(dist, 'nodes/PaymentGateway/PaymentGateway.node.js'));
 const { PaymentGatewayTrigger } = require(path.join(dist, 'nodes/PaymentGatewayTrigger/PaymentGatewayTrigger.node.js'));
 const { PaymentGatewayApi } = require(path.join(dist, 'credentials/PaymentGatewayApi.credentials.js'));
-const { currencyDigits } = require(path.join(dist, 'nodes/PaymentGateway/validation.js'));
+const { currencyDigits } = require(path.join(dist, 'nodes/PaymentGateway/validation/input.js'));
 
 const CUSTOMER = { customerName: 'Jane Doe', customerEmail: 'jane@example.com', customerPhone: '91234567' };
 const RETURN_URL = 'https://shop.example.com/payment/done';

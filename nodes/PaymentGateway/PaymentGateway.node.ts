@@ -2,11 +2,19 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as digitalCard from './actions/digitalCard';
+import type { ResourceOption } from './actions/node.type';
 import * as order from './actions/order';
 import { router } from './actions/router';
 import * as status from './actions/status';
 import * as transaction from './actions/transaction';
 import { searchStoredCards } from './listSearch/storedCards';
+
+const resourceOptions: ResourceOption[] = [
+	{ name: 'Digital Card', value: 'digitalCard', description: "A customer's stored (tokenized) card" },
+	{ name: 'Order', value: 'order', description: 'An amount to be paid by a customer' },
+	{ name: 'Status', value: 'status', description: 'The payment status of an order or payment' },
+	{ name: 'Transaction', value: 'transaction', description: 'A payment of an order with a card' },
+];
 
 export class PaymentGateway implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,12 +39,7 @@ export class PaymentGateway implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'Digital Card', value: 'digitalCard', description: "A customer's stored (tokenized) card" },
-					{ name: 'Order', value: 'order', description: 'An amount to be paid by a customer' },
-					{ name: 'Status', value: 'status', description: 'The payment status of an order or payment' },
-					{ name: 'Transaction', value: 'transaction', description: 'A payment of an order with a card' },
-				],
+				options: resourceOptions,
 				default: 'order',
 			},
 			...order.description,

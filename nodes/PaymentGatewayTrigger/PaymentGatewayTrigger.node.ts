@@ -9,10 +9,11 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { timeoutOption } from '../PaymentGateway/actions/common';
-import { fetchOrderStatus } from '../PaymentGateway/actions/status/getByOrderId.operation';
+import { stringText } from '../PaymentGateway/helpers/text';
+import { fetchOrderStatus } from '../PaymentGateway/actions/status/orderStatus';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
-import { validateTimeout } from '../PaymentGateway/validation';
+import { validateTimeout } from '../PaymentGateway/validation/input';
 import type { Notification, Outcome } from './notification';
 import { outcomeOf, readNotification } from './notification';
 
@@ -27,6 +28,19 @@ function answer(ctx: IWebhookFunctions, statusCode: number, body: IDataObject): 
 const NOT_CONFIRMED =
 	'The gateway did not confirm the status: check the payment with Status → Get by Order ID or Get by Payment ID before acting on this notification.';
 
+/** The notification's claim kept, marked as not confirmed, with why and what to do. */
+function unconfirmed(
+	notification: Notification,
+	why: { message: string; resCode: number | null; code: string | null },
+): IDataObject {
+	return {
+		...notification,
+		notifiedStatus: notification.status,
+		statusVerified: false,
+		recheckError: { ...why, description: NOT_CONFIRMED },
+	};
+}
+
 /** The notification with the status the gateway confirms; when the re-check fails, the claim stays, marked so. */
 async function confirmed(ctx: IWebhookFunctions, notification: Notification, timeoutOption: unknown): Promise<IDataObject> {
 	const notifiedStatus = notification.status;
@@ -36,17 +50,11 @@ async function confirmed(ctx: IWebhookFunctions, notification: Notification, tim
 		const record = await fetchOrderStatus(gateway, notification.orderId, { itemIndex: 0, timeout });
 		// check-status tells the order's latest payment: another payment's status says nothing about this one.
 		if (String(record.paymentId ?? '').trim() !== notification.paymentId) {
-			return {
-				...notification,
-				notifiedStatus,
-				statusVerified: false,
-				recheckError: {
-					message: "The gateway's latest payment of this order is another one: this payment's status is not confirmed",
-					resCode: null,
-					code: null,
-					description: NOT_CONFIRMED,
-				},
-			};
+			return unconfirmed(notification, {
+				message: "The gateway's latest payment of this order is another one: this payment's status is not confirmed",
+				resCode: null,
+				code: null,
+			});
 		}
 		return {
 			...notification,
@@ -57,18 +65,12 @@ async function confirmed(ctx: IWebhookFunctions, notification: Notification, tim
 		};
 	} catch (error) {
 		const failure = error as Partial<NodeApiError>;
-		return {
-			...notification,
-			notifiedStatus,
-			statusVerified: false,
-			recheckError: {
-				message: failure.message ?? 'The status re-check failed',
-				resCode: (failure.context?.resCode as number | undefined) ?? null,
-				code: (failure.context?.code as string | undefined) ?? null,
-				// The node's advice names options the trigger does not have; what to do here is the same every time.
-				description: NOT_CONFIRMED,
-			},
-		};
+		// The node's advice names options the trigger does not have; what to do here is the same every time.
+		return unconfirmed(notification, {
+			message: failure.message ?? 'The status re-check failed',
+			resCode: (failure.context?.resCode as number | undefined) ?? null,
+			code: (failure.context?.code as string | undefined) ?? null,
+		});
 	}
 }
 
@@ -153,8 +155,7 @@ export class PaymentGatewayTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		const { clientSecret } = await this.getCredentials(CREDENTIAL_NAME);
-		const secret = typeof clientSecret === 'string' ? clientSecret.trim() : '';
+		const secret = stringText((await this.getCredentials(CREDENTIAL_NAME)).clientSecret);
 		if (!secret) {
 			answer(this, 500, { error: 'The trigger cannot verify notifications: its credential has no Client Secret' });
 			return { noWebhookResponse: true };

@@ -1,5 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject, nestsDeeperThan, parseJson } from '../PaymentGateway/helpers/json';
+import { scalarText } from '../PaymentGateway/helpers/text';
+
 /** A notification as the trigger emits it: flat, values trimmed, with the ids it is signed over. */
 export interface Notification extends IDataObject {
 	orderId: string;
@@ -11,38 +14,18 @@ export type Outcome = 'succeeded' | 'failed' | 'refunded' | 'other';
 /** Real notifications nest two levels deep; anything far deeper is refused before it is walked. */
 const MAX_DEPTH = 16;
 
-function isObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** True when arrays and objects nest deeper than `limit`; it stops looking as soon as they do. */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
-	if (value === null || typeof value !== 'object') return false;
-	if (limit === 0) return true;
-	return Object.values(value).some((entry) => nestsDeeperThan(entry, limit - 1));
-}
-
 /** The provider's own document shows values with stray spaces; signatures are over the trimmed values. */
 function trimmed(value: unknown): unknown {
 	if (typeof value === 'string') return value.trim();
 	if (Array.isArray(value)) return value.map(trimmed);
-	if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, trimmed(entry)]));
+	if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, trimmed(entry)]));
 	return value;
 }
 
 /** The request's own bytes decide when n8n kept them: a form or other non-JSON body is not a notification. */
 function jsonOf(body: unknown, rawBody: unknown): unknown {
 	const raw = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : typeof body === 'string' ? body : '';
-	if (!raw.trim()) return body;
-	try {
-		return JSON.parse(raw) as unknown;
-	} catch {
-		return undefined;
-	}
-}
-
-function idOf(value: unknown): string {
-	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+	return raw.trim() ? parseJson(raw) : body;
 }
 
 /**
@@ -51,11 +34,11 @@ function idOf(value: unknown): string {
  */
 export function readNotification(body: unknown, rawBody: unknown): Notification | undefined {
 	const json = jsonOf(body, rawBody);
-	if (!isObject(json) || nestsDeeperThan(json, MAX_DEPTH)) return undefined;
+	if (!isPlainObject(json) || nestsDeeperThan(json, MAX_DEPTH)) return undefined;
 	const parsed = trimmed(json) as IDataObject;
-	const flat = isObject(parsed.data) ? { eventType: parsed.eventType ?? null, ...parsed.data } : parsed;
-	const orderId = idOf(flat.orderId);
-	const paymentId = idOf(flat.paymentId);
+	const flat = isPlainObject(parsed.data) ? { eventType: parsed.eventType ?? null, ...parsed.data } : parsed;
+	const orderId = scalarText(flat.orderId) ?? '';
+	const paymentId = scalarText(flat.paymentId) ?? '';
 	if (!orderId || !paymentId) return undefined;
 	return { ...flat, orderId, paymentId };
 }

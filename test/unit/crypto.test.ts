@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { encryptCardDetails, signRequest } from '../../nodes/PaymentGateway/transport/crypto';
-import { cardEncryptionKey, InvalidCredential } from '../../nodes/PaymentGateway/validation';
+import { cardEncryptionKey, InvalidCredential } from '../../nodes/PaymentGateway/validation/credential';
 import { openssl, opensslHmacHex } from '../support/openssl';
 
 describe('signRequest agrees with openssl', () => {

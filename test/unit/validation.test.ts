@@ -9,7 +9,7 @@ import {
 	validateEmail,
 	validateExpiry,
 	validateUrl,
-} from '../../nodes/PaymentGateway/validation';
+} from '../../nodes/PaymentGateway/validation/input';
 
 function problemOf(run: () => unknown): InvalidInput {
 	try {

@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
+import { stringText } from '../helpers/text';
 import type { CallSettings, Gateway } from '../transport/request';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
-import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation';
+import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation/input';
+import type { OperationOption, PaymentGatewayMap, Resource } from './node.type';
 
 /** What every operation module exports; the router runs `execute` once per input item. */
 export interface OperationModule {
@@ -12,6 +14,23 @@ export interface OperationModule {
 	execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject | IDataObject[]>;
 	/** What a person reading the run should notice, from each item's outputs (undefined where the item failed). */
 	hints?(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>): NodeExecutionHint[];
+}
+
+/** The Operation list of one resource. */
+export function operationSelector<R extends Resource>(
+	resource: R,
+	options: Array<OperationOption<R>>,
+	defaultOperation: PaymentGatewayMap[R],
+): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options,
+		default: defaultOperation,
+	};
 }
 
 /** The Timeout option, the same everywhere but for what it waits for. */
@@ -69,7 +88,11 @@ const headerOptions: INodeProperties[] = [
  */
 export const MAX_CONCURRENCY = 100;
 
-const readOptions: INodeProperties[] = [
+/**
+ * Offered where a call may be sent again: the reads, and deleting a stored card, whose second attempt after an
+ * unanswered first one finds the card gone and counts that as deleted.
+ */
+const repeatableOptions: INodeProperties[] = [
 	{
 		displayName: 'Concurrency',
 		name: 'concurrency',
@@ -90,9 +113,12 @@ const readOptions: INodeProperties[] = [
 	},
 ];
 
-/** The `options` collection: header overrides and timeout everywhere; concurrency and retries only where safe. */
-export function optionsCollection(kind: 'write' | 'read', extra: INodeProperties[] = []): INodeProperties {
-	const options = [...headerOptions, ...(kind === 'read' ? readOptions : []), ...extra];
+/**
+ * The `options` collection: header overrides and timeout everywhere; concurrency and retries only for calls that are
+ * `repeatable`, not for orders, payments and refunds, which are `sentOnce`.
+ */
+export function optionsCollection(kind: 'sentOnce' | 'repeatable', extra: INodeProperties[] = []): INodeProperties {
+	const options = [...headerOptions, ...(kind === 'repeatable' ? repeatableOptions : []), ...extra];
 	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
 	return {
 		displayName: 'Options',
@@ -118,19 +144,17 @@ const HEADER_FOR_OPTION: Record<string, string> = {
 	merchantIp: 'X-MERCHANT-IP',
 };
 
-export function readOptionsOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+export function itemOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 }
 
 /** Per-item request settings; the credential fills in whichever header an item leaves empty. */
 export function callSettings(ctx: IExecuteFunctions, itemIndex: number): CallSettings {
-	const options = readOptionsOf(ctx, itemIndex);
+	const options = itemOptions(ctx, itemIndex);
 	const headers: IDataObject = {};
 	for (const [option, header] of Object.entries(HEADER_FOR_OPTION)) {
-		const value = options[option];
-		if (typeof value === 'string' && value.trim()) {
-			headers[header] = validateHeaderValue(`${HEADER_LABELS[option]} (options.${option})`, value.trim());
-		}
+		const value = stringText(options[option]);
+		if (value) headers[header] = validateHeaderValue(`${HEADER_LABELS[option]} (options.${option})`, value);
 	}
 	const timeout = validateTimeout('Timeout (options.timeout)', options.timeout);
 	const maxRetries = options.maxRetries;

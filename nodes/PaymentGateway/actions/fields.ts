@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../validation';
+import { requireText } from '../validation/input';
 
 // The identifiers several operations ask for, each defined once; an operation changes only what differs for it.
 

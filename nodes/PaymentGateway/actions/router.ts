@@ -3,16 +3,19 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Gateway } from '../transport/request';
 import { openGateway } from '../transport/request';
-import { InvalidCredential, InvalidInput } from '../validation';
+import { InvalidCredential } from '../validation/credential';
+import { InvalidInput } from '../validation/input';
 import type { OperationModule } from './common';
 import { MAX_CONCURRENCY } from './common';
+import type { PaymentGatewayMap, Resource } from './node.type';
 import * as digitalCard from './digitalCard';
 import * as order from './order';
 import * as status from './status';
 import { ToolRefusal } from './toolMode';
 import * as transaction from './transaction';
 
-const operations: Record<string, Record<string, OperationModule>> = {
+/** What the router runs for each resource and operation: one the description offers but missing here fails to compile. */
+const operations: { [R in Resource]: Record<PaymentGatewayMap[R], OperationModule> } = {
 	order: { create: order.create, createCheckout: order.createCheckout },
 	transaction: { initiate: transaction.initiate, refund: transaction.refund },
 	status: {
@@ -100,7 +103,7 @@ function failuresHint(ctx: IExecuteFunctions, failures: number, total: number): 
 }
 
 function concurrencyOf(ctx: IExecuteFunctions): number {
-	// Only read operations offer the option; the others always run one item at a time.
+	// Only repeatable operations offer the option; the others always run one item at a time.
 	const value = ctx.getNodeParameter('options.concurrency', 0, 1);
 	return typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), MAX_CONCURRENCY) : 1;
 }
@@ -113,7 +116,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const operationModule = operations[resource]?.[operation];
+	// Saved workflows can name anything: an unknown name is refused below, not looked up as a typed one.
+	const byName: Partial<Record<string, Partial<Record<string, OperationModule>>>> = operations;
+	const operationModule = byName[resource]?.[operation];
 	if (!operationModule) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for "${resource}"`);
 	}

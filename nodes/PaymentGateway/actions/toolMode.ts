@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { validateAmount } from '../validation';
+import { validateAmount } from '../validation/input';
 
 /**
  * n8n offers the node to AI agents as `n8n-nodes-payment-gateway.paymentGatewayTool`: there, a language model fills

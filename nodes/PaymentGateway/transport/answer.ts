@@ -1,3 +1,5 @@
+import { parseJson, textNestsDeeperThan } from '../helpers/json';
+
 /** Gateway answers are a few kilobytes; anything far larger is not one, and must not fill memory. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 /** The gateway nests four levels deep at most; deeper JSON is not an answer and could exhaust the stack later on. */
@@ -51,33 +53,10 @@ export async function readAnswer(body: unknown, deadline: AbortSignal): Promise<
 	return Buffer.concat(chunks, size).toString('utf8');
 }
 
-/** True when objects and arrays nest deeper than `limit`, counted outside strings, before anything is parsed. */
-function nestsDeeperThan(text: string, limit: number): boolean {
-	let depth = 0;
-	let inString = false;
-	let escaped = false;
-	for (let index = 0; index < text.length; index++) {
-		const char = text.charCodeAt(index);
-		if (inString) {
-			if (escaped) escaped = false;
-			else if (char === 0x5c) escaped = true;
-			else if (char === 0x22) inString = false;
-		} else if (char === 0x22) inString = true;
-		else if (char === 0x7b || char === 0x5b) {
-			if (++depth > limit) return true;
-		} else if (char === 0x7d || char === 0x5d) depth--;
-	}
-	return false;
-}
-
 /** The parsed answer; undefined when it is not JSON, an UnreadableAnswer when it nests too deeply. */
 export function parseAnswer(raw: string): unknown {
-	if (nestsDeeperThan(raw, MAX_ANSWER_DEPTH)) {
+	if (textNestsDeeperThan(raw, MAX_ANSWER_DEPTH)) {
 		return new UnreadableAnswer(`an answer nested deeper than ${MAX_ANSWER_DEPTH} levels, which was not read`);
 	}
-	try {
-		return JSON.parse(raw) as unknown;
-	} catch {
-		return undefined;
-	}
+	return parseJson(raw);
 }

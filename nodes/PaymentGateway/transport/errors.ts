@@ -1,6 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { stringText } from '../helpers/text';
+
 /** Which endpoint failed matters: the same resCode means different things on different endpoints. */
 export type Endpoint =
 	| 'createOrder'
@@ -37,7 +39,7 @@ export const ENDPOINT_LABELS: Record<Endpoint, string> = {
 	credentialTest: 'Credential test',
 };
 
-/** The reads whose operations offer Concurrency and Max Retries; a refund's read of its payment has neither. */
+/** The endpoints whose operations offer Concurrency and Max Retries; a refund's read of its payment has neither. */
 const OFFERS_RETRIES: Endpoint[] = ['listCards', 'getCard', 'deleteCard', 'statusByOrderId', 'statusByPaymentId'];
 
 export function offersRetries(endpoint: Endpoint): boolean {
@@ -55,7 +57,7 @@ const CHECK_FIRST: Partial<Record<Endpoint, string>> = {
 };
 CHECK_FIRST.createCheckout = CHECK_FIRST.createOrder;
 
-/** The advice for a write whose outcome is unknown; undefined for reads, which can simply run again. */
+/** The advice for a write whose outcome is unknown; undefined for reads and deletes, which can simply run again. */
 export function checkFirstAdvice(endpoint: Endpoint): string | undefined {
 	return CHECK_FIRST[endpoint];
 }
@@ -236,8 +238,8 @@ function adviceFor(endpoint: Endpoint, resCode: number | undefined, message: str
 
 export function gatewayMessage(body: IDataObject, httpStatus: number): string {
 	for (const key of ['errMessage', 'message', 'error', 'errorMessage']) {
-		const value = body[key];
-		if (typeof value === 'string' && value.trim()) return value.trim();
+		const value = stringText(body[key]);
+		if (value) return value;
 	}
 	return `The gateway answered with HTTP ${httpStatus}`;
 }

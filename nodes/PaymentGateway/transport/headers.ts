@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-const DEFAULT_USER_AGENT = 'n8n-nodes-payment-gateway (server-side workflow)';
+import { anyText } from '../helpers/text';
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value);
-}
+const DEFAULT_USER_AGENT = 'n8n-nodes-payment-gateway (server-side workflow)';
 
 /**
  * The merchant and browser headers the gateway requires, as the credential fills them in when an item gives none.
@@ -13,15 +11,15 @@ function text(value: unknown): string {
  * execution by the transport; the credential's authenticate() falls back on it for requests without them.
  */
 export function merchantHeaders(credentials: ICredentialDataDecryptedObject): Record<string, string> {
-	const merchantDomain = text(credentials.merchantDomain);
+	const merchantDomain = anyText(credentials.merchantDomain);
 	const headers: Record<string, string> = {
 		'X-MERCHANT-DOMAIN': merchantDomain,
 		'X-MERCHANT-BROWSER-FINGERPRINT':
-			text(credentials.browserFingerprint) || createHash('sha256').update(`server:${merchantDomain}`).digest('hex'),
-		'X-MERCHANT-USER-AGENT': text(credentials.userAgent) || DEFAULT_USER_AGENT,
-		'Accept-Language': text(credentials.acceptLanguage) || 'en-US',
+			anyText(credentials.browserFingerprint) || createHash('sha256').update(`server:${merchantDomain}`).digest('hex'),
+		'X-MERCHANT-USER-AGENT': anyText(credentials.userAgent) || DEFAULT_USER_AGENT,
+		'Accept-Language': anyText(credentials.acceptLanguage) || 'en-US',
 	};
-	const merchantIp = text(credentials.merchantIp);
+	const merchantIp = anyText(credentials.merchantIp);
 	if (merchantIp) headers['X-MERCHANT-IP'] = merchantIp;
 	if (!merchantDomain) delete headers['X-MERCHANT-DOMAIN'];
 	return headers;

@@ -20,7 +20,7 @@ const properties: INodeProperties[] = [
 	},
 	customerIdField,
 	digitalCardIdField,
-	optionsCollection('read'),
+	optionsCollection('repeatable'),
 ];
 
 export const description = updateDisplayOptions(

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { CallSettings, Gateway } from '../../transport/request';
-import { pathSegment, requireText } from '../../validation';
+import { pathSegment, requireText } from '../../validation/input';
 import { digitalCardIdOf } from '../fields';
 
 const cardsPath = (customerId: string) => `/customer/${pathSegment('Customer ID (customerId)', customerId)}/digitalCards`;

@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 	),
 	customerIdField,
 	digitalCardIdField,
-	optionsCollection('read'),
+	optionsCollection('repeatable'),
 ];
 
 export const description = updateDisplayOptions(

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { callSettings, optionsCollection, readOptionsOf } from '../common';
+import { callSettings, optionsCollection, itemOptions } from '../common';
 import type { Gateway } from '../../transport/request';
 import { toolDescriptionField } from '../toolMode';
 import { customerIdField } from '../fields';
@@ -12,7 +12,7 @@ const properties: INodeProperties[] = [
 		"Lists a customer's stored cards; changes nothing and moves no money. Needs the customerId. Returns one record per card (digitalCardId, network, cardType, panLastFour, status) with the customer's remainingLimit; no records when the customer has no stored card.",
 	),
 	customerIdField,
-	optionsCollection('read', [
+	optionsCollection('repeatable', [
 		{
 			displayName: 'Output Summary When Empty',
 			name: 'outputSummaryWhenEmpty',
@@ -34,7 +34,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const { customerId } = cardTarget(this, itemIndex, false);
 	const { cards, remainingLimit } = await storedCards(gateway, customerId, callSettings(this, itemIndex));
 	if (cards.length === 0) {
-		return readOptionsOf(this, itemIndex).outputSummaryWhenEmpty === true
+		return itemOptions(this, itemIndex).outputSummaryWhenEmpty === true
 			? [{ customerId, remainingLimit, cardCount: 0 }]
 			: [];
 	}

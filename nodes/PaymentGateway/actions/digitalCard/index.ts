@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationSelector } from '../common';
 import * as deleteCard from './delete.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
@@ -7,13 +8,9 @@ import * as getMany from './getMany.operation';
 export { deleteCard as delete, get, getMany };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['digitalCard'] } },
-		options: [
+	operationSelector(
+		'digitalCard',
+		[
 			{
 				name: 'Delete',
 				value: 'delete',
@@ -33,8 +30,8 @@ export const description: INodeProperties[] = [
 				action: 'Get many stored cards',
 			},
 		],
-		default: 'getMany',
-	},
+		'getMany',
+	),
 	...getMany.description,
 	...get.description,
 	...deleteCard.description,

@@ -8,7 +8,7 @@ import {
 	validateAmount,
 	validateCurrency,
 	validateEmail,
-} from '../../validation';
+} from '../../validation/input';
 
 /** Fields shared by both ways of creating an order; `checkout` adds what only the long-path endpoint takes. */
 export function orderFields(checkout: boolean): INodeProperties[] {

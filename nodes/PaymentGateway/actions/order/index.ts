@@ -1,18 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationSelector } from '../common';
 import * as create from './create.operation';
 import * as createCheckout from './createCheckout.operation';
 
 export { create, createCheckout };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['order'] } },
-		options: [
+	operationSelector(
+		'order',
+		[
 			{
 				name: 'Create',
 				value: 'create',
@@ -26,8 +23,8 @@ export const description: INodeProperties[] = [
 				action: 'Create an order for the hosted checkout page',
 			},
 		],
-		default: 'create',
-	},
+		'create',
+	),
 	...create.description,
 	...createCheckout.description,
 ];

@@ -2,11 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
-import { gatewayMessage } from '../../transport/errors';
-import type { CallSettings, Gateway } from '../../transport/request';
-import { requireUrlText } from '../../validation';
+import type { Gateway } from '../../transport/request';
 import { orderIdField } from '../fields';
 import { toolDescriptionField } from '../toolMode';
+import { fetchOrderStatus } from './orderStatus';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
 
 const properties: INodeProperties[] = [
@@ -14,36 +13,13 @@ const properties: INodeProperties[] = [
 		'Reads the payment status of an order; changes nothing and moves no money. Needs the orderId the order was created with. Returns the status (success, failure or pending; an order nobody has paid yet reads failure with "Transaction not initiated"), the amount, the paymentId and the time.',
 	),
 	orderIdField,
-	optionsCollection('read', [simplifyOption]),
+	optionsCollection('repeatable', [simplifyOption]),
 ];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['status'], operation: ['getByOrderId'] } },
 	properties,
 );
-
-/** The order exists but nothing was paid yet: a state to report, not an error (an unknown order still is one). */
-function isUnpaidOrder(body: IDataObject): boolean {
-	return /not initiated/i.test(gatewayMessage(body, 0));
-}
-
-/** The status of one order as check-status tells it; the trigger's re-check asks the same way. */
-export async function fetchOrderStatus(gateway: Gateway, orderIdValue: unknown, settings: CallSettings): Promise<IDataObject> {
-	const orderId = requireUrlText('Order ID (orderId)', orderIdValue);
-	const answer = await gateway.request(
-		{
-			endpoint: 'statusByOrderId',
-			method: 'GET',
-			family: 'long',
-			path: '/nac/api/v1/pg/orders/check-status',
-			query: { orderId },
-			failureIsData: isUnpaidOrder,
-		},
-		settings,
-	);
-	// An unpaid order's answer does not name the order: a reconciliation needs to know which one it was.
-	return answer.orderId === undefined ? { orderId, ...answer } : answer;
-}
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const record = await fetchOrderStatus(gateway, this.getNodeParameter('orderId', itemIndex), callSettings(this, itemIndex));

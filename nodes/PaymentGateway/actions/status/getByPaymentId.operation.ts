@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
-import { pathSegment } from '../../validation';
+import { pathSegment } from '../../validation/input';
 import { paymentIdField } from '../fields';
 import { toolDescriptionField } from '../toolMode';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 		'Reads the status of one payment; changes nothing and moves no money. Needs the paymentId (from the payment, a refund or a notification). Returns the status (e.g. success, failure, pending or refunded), the amount and currency, the orderId, the card network and the time.',
 	),
 	paymentIdField,
-	optionsCollection('read', [simplifyOption]),
+	optionsCollection('repeatable', [simplifyOption]),
 ];
 
 export const description = updateDisplayOptions(

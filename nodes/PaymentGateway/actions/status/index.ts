@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationSelector } from '../common';
 import * as getByOrderId from './getByOrderId.operation';
 import * as getByPaymentId from './getByPaymentId.operation';
 import * as verifySignature from './verifySignature.operation';
@@ -7,13 +8,9 @@ import * as verifySignature from './verifySignature.operation';
 export { getByOrderId, getByPaymentId, verifySignature };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['status'] } },
-		options: [
+	operationSelector(
+		'status',
+		[
 			{
 				name: 'Get by Order ID',
 				value: 'getByOrderId',
@@ -33,8 +30,8 @@ export const description: INodeProperties[] = [
 				action: 'Verify a payment signature',
 			},
 		],
-		default: 'getByOrderId',
-	},
+		'getByOrderId',
+	),
 	...getByOrderId.description,
 	...getByPaymentId.description,
 	...verifySignature.description,

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readOptionsOf } from '../common';
+import { isPlainObject } from '../../helpers/json';
+import { itemOptions } from '../common';
 import { isToolMode } from '../toolMode';
 
 export const simplifyOption: INodeProperties = {
@@ -16,12 +17,8 @@ export const simplifyOption: INodeProperties = {
  * normal node the gateway's, so that saved workflows keep their output.
  */
 export function wantsSimplified(ctx: IExecuteFunctions, itemIndex: number): boolean {
-	const option = readOptionsOf(ctx, itemIndex).simple;
+	const option = itemOptions(ctx, itemIndex).simple;
 	return typeof option === 'boolean' ? option : isToolMode(ctx);
-}
-
-function objectOf(value: unknown): IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
 }
 
 /**
@@ -29,7 +26,7 @@ function objectOf(value: unknown): IDataObject {
  * Verify Signature, meaningless to read) and the nesting go. Keys the gateway did not give are left out.
  */
 export function simplifiedStatus(record: IDataObject): IDataObject {
-	const details = objectOf(record.paymentDetails);
+	const details = isPlainObject(record.paymentDetails) ? record.paymentDetails : {};
 	const simplified: IDataObject = {
 		orderId: record.orderId,
 		paymentId: record.paymentId,

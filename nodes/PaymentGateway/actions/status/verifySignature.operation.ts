@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { isAuthenticSignature } from '../../transport/crypto';
 import type { Gateway } from '../../transport/request';
-import { InvalidCredential, requireText } from '../../validation';
+import { InvalidCredential } from '../../validation/credential';
+import { requireText } from '../../validation/input';
 import { orderIdField, paymentIdField } from '../fields';
 import { outsideToolMode, toolDescriptionField } from '../toolMode';
 

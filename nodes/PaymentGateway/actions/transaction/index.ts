@@ -1,18 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationSelector } from '../common';
 import * as initiate from './initiate.operation';
 import * as refund from './refund.operation';
 
 export { initiate, refund };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['transaction'] } },
-		options: [
+	operationSelector(
+		'transaction',
+		[
 			{
 				name: 'Initiate',
 				value: 'initiate',
@@ -26,8 +23,8 @@ export const description: INodeProperties[] = [
 				action: 'Refund a payment',
 			},
 		],
-		default: 'initiate',
-	},
+		'initiate',
+	),
 	...initiate.description,
 	...refund.description,
 ];

@@ -11,7 +11,7 @@ import {
 	validateCvv,
 	validateExpiry,
 	validateUrl,
-} from '../../validation';
+} from '../../validation/input';
 import { digitalCardIdField, digitalCardIdOf, orderIdField } from '../fields';
 import {
 	assertWithinLimit,
@@ -152,7 +152,7 @@ const properties: INodeProperties[] = [
 		description: 'How the customer confirms the payment',
 	},
 	...toolLimitFields('payment'),
-	optionsCollection('write'),
+	optionsCollection('sentOnce'),
 ];
 
 /** A second one would make a second order, payment or refund. */

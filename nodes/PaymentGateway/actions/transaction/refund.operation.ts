@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
 import type { CallSettings, Gateway } from '../../transport/request';
-import { InvalidInput, pathSegment, requireText, validateAmount } from '../../validation';
+import { InvalidInput, pathSegment, requireText, validateAmount } from '../../validation/input';
 import { paymentIdField } from '../fields';
 import { assertWithinLimit, toolDescriptionField, toolLimit, toolLimitFields } from '../toolMode';
 
@@ -55,7 +55,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { refundType: ['partial'] } },
 	},
 	...toolLimitFields('refund'),
-	optionsCollection('write'),
+	optionsCollection('sentOnce'),
 ];
 
 /** A second one would make a second order, payment or refund. */

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import { scalarText } from '../helpers/text';
 
 /**
  * Pure checks of operation inputs. Each failure names the parameter and never repeats the value it refused,
@@ -13,51 +13,6 @@ export class InvalidInput extends Error {
 	}
 }
 
-/** A field of the Payment Gateway API credential is unusable; the value is never repeated, it may be a secret. */
-export class InvalidCredential extends InvalidInput {}
-
-function credentialText(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : '';
-}
-
-/** A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. */
-function baseAddress(field: string, value: unknown): string {
-	const address = credentialText(value).replace(/\/+$/, '');
-	if (!/^https?:\/\//i.test(address)) throw new InvalidCredential(field, 'must start with https:// or http://');
-	if (!URL.canParse(address)) throw new InvalidCredential(field, 'is not a valid web address');
-	const parsed = new URL(address);
-	if (parsed.search || parsed.hash || address.includes('?') || address.includes('#')) {
-		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…)');
-	}
-	return address;
-}
-
-/** Where each path family is sent, once the client's identity is there to sign with. */
-export function baseAddresses(credentials: IDataObject): { short: string; long: string } {
-	if (!credentialText(credentials.clientId)) throw new InvalidCredential('Client ID', 'is empty');
-	if (!credentialText(credentials.clientSecret)) throw new InvalidCredential('Client Secret', 'is empty');
-	const short = baseAddress('Base URL', credentials.baseUrl);
-	const long = credentialText(credentials.checkoutBaseUrl)
-		? baseAddress('Checkout Base URL', credentials.checkoutBaseUrl)
-		: short;
-	return { short, long };
-}
-
-/** The key as AES-256 takes it: 64 hexadecimal characters decoded to 32 bytes (as text it would be 64 bytes). */
-export function cardEncryptionKey(value: unknown): Buffer {
-	const key = credentialText(value);
-	if (!/^[0-9a-fA-F]{64}$/.test(key)) {
-		throw new InvalidCredential('Card Encryption Key', 'must be the 64 hexadecimal characters from the merchant dashboard');
-	}
-	return Buffer.from(key, 'hex');
-}
-
-/** Every field of the credential a request or a payment needs, checked at once (the credential dialog's Test). */
-export function checkCredentialFields(credentials: IDataObject): void {
-	baseAddresses(credentials);
-	cardEncryptionKey(credentials.cardEncryptionKey);
-}
-
 /** Longest text a field takes unless it says otherwise: the gateway documents no limits, this keeps junk out. */
 export const TEXT_LIMIT = 255;
 
@@ -67,14 +22,14 @@ function lengthChecked(field: string, text: string, maxLength: number): string {
 }
 
 export function requireText(field: string, value: unknown, maxLength = TEXT_LIMIT): string {
-	const result = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const result = scalarText(value) ?? '';
 	if (!result) throw new InvalidInput(field, 'is required');
 	return lengthChecked(field, result, maxLength);
 }
 
 export function optionalText(field: string, value: unknown, maxLength = TEXT_LIMIT): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const result = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	const result = scalarText(value);
 	if (result === undefined) throw new InvalidInput(field, 'must be text');
 	return lengthChecked(field, result, maxLength) || undefined;
 }
@@ -240,7 +195,7 @@ export function validateExpiry(
 }
 
 export function validateCvv(field: string, value: unknown, required: boolean): string | undefined {
-	const cvv = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const cvv = scalarText(value) ?? '';
 	if (!cvv) {
 		if (required) throw new InvalidInput(field, 'is required for this kind of customer authentication');
 		return undefined;

@@ -1,0 +1,46 @@
+import type { IAdditionalCredentialOptions, ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
+
+import { stringText } from '../helpers/text';
+import { baseAddresses, cardEncryptionKey } from '../validation/credential';
+import { merchantHeaders } from './headers';
+import type { GatewayHost } from './types';
+
+export const CREDENTIAL_NAME = 'paymentGatewayApi';
+
+/** The Payment Gateway API credential as one execution uses it, read once for every item and worker. */
+export interface GatewayCredential {
+	readonly clientId: string;
+	readonly clientSecret: string;
+	readonly checkoutPageUrl: string | undefined;
+	/** The merchant headers every request carries unless an item overrides one. */
+	readonly headers: Record<string, string>;
+	/** Handing the decrypted credential to the request helper saves decrypting it again for every request. */
+	readonly helperOptions: IAdditionalCredentialOptions;
+	/** Where each path family is sent; throws InvalidCredential, so it is checked when the first request is made. */
+	bases(): { short: string; long: string };
+	/** The decoded card encryption key; throws InvalidCredential when it is not 64 hexadecimal characters. */
+	cardKey(): Buffer;
+}
+
+export async function readCredential(host: GatewayHost, node: INode): Promise<GatewayCredential> {
+	const credentials: ICredentialDataDecryptedObject = await host.getCredentials(CREDENTIAL_NAME);
+	const credentialRef = node.credentials?.[CREDENTIAL_NAME];
+	let bases: { short: string; long: string } | undefined;
+	let cardKey: Buffer | undefined;
+	return {
+		clientId: stringText(credentials.clientId),
+		clientSecret: stringText(credentials.clientSecret),
+		checkoutPageUrl: stringText(credentials.checkoutPageUrl) || undefined,
+		headers: merchantHeaders(credentials),
+		helperOptions: {
+			credentialsDecrypted: {
+				id: credentialRef?.id ?? '',
+				name: credentialRef?.name ?? '',
+				type: CREDENTIAL_NAME,
+				data: credentials,
+			},
+		},
+		bases: () => (bases ??= baseAddresses(credentials)),
+		cardKey: () => (cardKey ??= cardEncryptionKey(credentials.cardEncryptionKey)),
+	};
+}

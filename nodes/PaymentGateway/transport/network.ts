@@ -1,0 +1,70 @@
+import type { INode, NodeApiError } from 'n8n-workflow';
+
+import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, offersRetries } from './errors';
+import type { GatewayCall } from './types';
+import { isWrite } from './types';
+
+/** No answer arrived: the request may or may not have reached the gateway. */
+export class NoAnswer extends Error {
+	constructor(
+		readonly code: string,
+		readonly timedOut: boolean,
+	) {
+		super(code);
+	}
+}
+
+/** Said in words: n8n replaces a message that names a network code with its own generic text. */
+const NETWORK_PHRASES: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ECONNRESET: 'the connection closed before an answer',
+	ENOTFOUND: 'its host name was not found',
+	EAI_AGAIN: 'its host name could not be looked up',
+	EHOSTUNREACH: 'its host is unreachable',
+	ENETUNREACH: 'its network is unreachable',
+	EPIPE: 'the connection broke while sending',
+};
+
+const NETWORK_CODES = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|socket hang up|aborted|timeout/i;
+
+/** Only the code of a failed request goes on: the error itself can hold the signed request and its headers. */
+export function noAnswerOf(error: unknown, deadline: AbortSignal): NoAnswer {
+	if (error instanceof NoAnswer) return error;
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
+		for (const value of [candidate.code, candidate.message]) {
+			const match = typeof value === 'string' ? NETWORK_CODES.exec(value) : null;
+			if (!match) continue;
+			const timedOut = /ECONNABORTED|ETIMEDOUT|timeout/i.test(match[0]);
+			const code = timedOut ? 'ETIMEDOUT' : /hang up|aborted/i.test(match[0]) ? 'ECONNRESET' : match[0];
+			return new NoAnswer(code, timedOut);
+		}
+		current = candidate.cause;
+	}
+	return new NoAnswer(deadline.aborted ? 'ETIMEDOUT' : 'EREQUEST', deadline.aborted);
+}
+
+/** No answer came: the network's code, and for a write the advice to check before sending it again. */
+export function noAnswerError(
+	node: INode,
+	call: GatewayCall,
+	itemIndex: number,
+	failure: NoAnswer,
+	timeout: number,
+): NodeApiError {
+	const label = ENDPOINT_LABELS[call.endpoint];
+	return gatewayError(node, call.endpoint, itemIndex, {
+		message: failure.timedOut
+			? `${label}: the gateway did not answer within the time-out of ${timeout} ms`
+			: `${label}: could not reach the payment gateway (${NETWORK_PHRASES[failure.code] ?? 'the request failed'})`,
+		code: failure.code,
+		description: isWrite(call)
+			? `The request may or may not have reached the gateway. ${checkFirstAdvice(call.endpoint)}`
+			: failure.timedOut
+				? `The gateway was slow to answer. Raise Timeout in the options (its test environment can take 30-40 s)${offersRetries(call.endpoint) ? ', or Max Retries' : ''}.`
+				: 'Check the Base URL in the credential and that the gateway is reachable, then run again.',
+	});
+}

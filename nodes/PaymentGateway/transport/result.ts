@@ -1,0 +1,89 @@
+import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
+
+import { isPlainObject } from '../helpers/json';
+import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage, offersRetries } from './errors';
+import type { GatewayCall } from './types';
+import { isWrite } from './types';
+
+const CHECK_BASE_URLS =
+	'Check that the Base URL and Checkout Base URL in the credential reach the gateway’s merchant API.';
+
+export function numericResCode(body: IDataObject): number | undefined {
+	const value = body.resCode;
+	if (value === undefined || value === null || value === '') return undefined;
+	const code = Number(value);
+	return Number.isFinite(code) ? code : undefined;
+}
+
+/** The gateway's answers all carry a `status` word or a `resCode`; another server's JSON does not. */
+function isGatewayShaped(body: IDataObject): boolean {
+	return typeof body.status === 'string' || numericResCode(body) !== undefined;
+}
+
+/** An answer came but is not one of the gateway's: its HTTP status, or `EBADANSWER` when that says nothing. */
+export function unreadableAnswerError(
+	node: INode,
+	call: GatewayCall,
+	itemIndex: number,
+	what: string,
+	httpStatus?: number,
+): NodeApiError {
+	const failedHttp = httpStatus !== undefined && httpStatus >= 400;
+	return gatewayError(node, call.endpoint, itemIndex, {
+		resCode: failedHttp ? httpStatus : undefined,
+		httpStatus,
+		code: failedHttp ? undefined : 'EBADANSWER',
+		message: `${ENDPOINT_LABELS[call.endpoint]}: the gateway sent ${what}`,
+		description: isWrite(call)
+			? `Whether the gateway acted on the request is unknown. ${checkFirstAdvice(call.endpoint)} If every request ends like this: ${CHECK_BASE_URLS}`
+			: httpStatus !== undefined && httpStatus >= 500
+				? `The gateway or a proxy in front of it failed. Run again later${offersRetries(call.endpoint) ? ', or raise Max Retries in the options' : ''}.`
+				: `${CHECK_BASE_URLS} Then run again.`,
+	});
+}
+
+/**
+ * The data of a JSON answer, or the error it reports thrown. Failures can come with HTTP 200: the body decides. In
+ * the flat long-family answers `status` can be a payment's status, so a `failure` there is an error only when the
+ * body is not about an order. `uncertain`: the call was sent more than once, and an earlier attempt may have acted.
+ */
+export function dataOfAnswer(
+	node: INode,
+	call: GatewayCall,
+	itemIndex: number,
+	body: IDataObject,
+	httpStatus: number,
+	uncertain: boolean,
+): IDataObject {
+	const resCode = numericResCode(body);
+	const nested = body.data;
+	const record = body.orderId === undefined && isPlainObject(nested) ? nested : body;
+	const failed =
+		httpStatus >= 400 ||
+		(resCode !== undefined && resCode !== 200) ||
+		(body.status === 'failure' && (call.family === 'short' || record.orderId === undefined));
+	if (failed) {
+		if (call.failureIsData?.(body)) return body;
+		// A retried delete whose first attempt went unanswered may have removed the card already.
+		if (uncertain && call.method === 'DELETE' && (resCode ?? httpStatus) === 404) return {};
+		throw gatewayError(node, call.endpoint, itemIndex, {
+			resCode: resCode ?? httpStatus,
+			httpStatus,
+			message: gatewayMessage(body, httpStatus),
+			body,
+			// Another server's JSON error (a framework's 404) is not the gateway's: the address is what to fix.
+			description: isGatewayShaped(body) ? undefined : CHECK_BASE_URLS,
+		});
+	}
+	if (!isGatewayShaped(body)) {
+		throw gatewayError(node, call.endpoint, itemIndex, {
+			httpStatus,
+			code: 'EBADANSWER',
+			message: `${ENDPOINT_LABELS[call.endpoint]}: the answer does not come from the gateway's merchant API (no status in it)`,
+			description: CHECK_BASE_URLS,
+		});
+	}
+	if (call.family === 'short') return isPlainObject(nested) ? nested : {};
+	// Check-status is documented flat, but one sample integration reads it under `data`.
+	return record;
+}

@@ -1,0 +1,45 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { stringText } from '../helpers/text';
+import { InvalidInput } from './input';
+
+/** A field of the Payment Gateway API credential is unusable; the value is never repeated, it may be a secret. */
+export class InvalidCredential extends InvalidInput {}
+
+/** A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. */
+function baseAddress(field: string, value: unknown): string {
+	const address = stringText(value).replace(/\/+$/, '');
+	if (!/^https?:\/\//i.test(address)) throw new InvalidCredential(field, 'must start with https:// or http://');
+	if (!URL.canParse(address)) throw new InvalidCredential(field, 'is not a valid web address');
+	const parsed = new URL(address);
+	if (parsed.search || parsed.hash || address.includes('?') || address.includes('#')) {
+		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…)');
+	}
+	return address;
+}
+
+/** Where each path family is sent, once the client's identity is there to sign with. */
+export function baseAddresses(credentials: IDataObject): { short: string; long: string } {
+	if (!stringText(credentials.clientId)) throw new InvalidCredential('Client ID', 'is empty');
+	if (!stringText(credentials.clientSecret)) throw new InvalidCredential('Client Secret', 'is empty');
+	const short = baseAddress('Base URL', credentials.baseUrl);
+	const long = stringText(credentials.checkoutBaseUrl)
+		? baseAddress('Checkout Base URL', credentials.checkoutBaseUrl)
+		: short;
+	return { short, long };
+}
+
+/** The key as AES-256 takes it: 64 hexadecimal characters decoded to 32 bytes (as text it would be 64 bytes). */
+export function cardEncryptionKey(value: unknown): Buffer {
+	const key = stringText(value);
+	if (!/^[0-9a-fA-F]{64}$/.test(key)) {
+		throw new InvalidCredential('Card Encryption Key', 'must be the 64 hexadecimal characters from the merchant dashboard');
+	}
+	return Buffer.from(key, 'hex');
+}
+
+/** Every field of the credential a request or a payment needs, checked at once (the credential dialog's Test). */
+export function checkCredentialFields(credentials: IDataObject): void {
+	baseAddresses(credentials);
+	cardEncryptionKey(credentials.cardEncryptionKey);
+}
