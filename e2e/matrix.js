@@ -67,7 +67,9 @@ function printTable(rows) {
 	const cell = (result) =>
 		!result
 			? 'not run'
-			: `${result.ok === null ? '' : result.ok ? 'pass' : '**fail**'}${result.passed != null ? ` (${result.passed}/${result.passed + result.failed})` : ''}${result.note ? `: ${result.note}` : ''}`;
+			: result.ok === null
+				? result.note
+				: `${result.ok ? 'pass' : '**fail**'}${result.passed != null ? ` (${result.passed}/${result.passed + result.failed})` : ''}${result.note ? `: ${result.note}` : ''}`;
 	console.log(`\n| n8n | Node.js | ${CHECKS.map((c) => `\`npm run ${c}\``).join(' | ')} | date |`);
 	console.log(`|---|---|${CHECKS.map(() => '---|').join('')}---|`);
 	for (const row of rows) {
