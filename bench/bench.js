@@ -206,9 +206,9 @@ async function main() {
 		await node.run(orderIds.slice(0, 1), 1);
 		const nodeRequest = (await sandbox.takeLog()).first.headers;
 		await plain.statusByOrderId(orderIds[0]);
-		results.settings.sameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers);
+		results.settings.sameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers, 'plain client');
 		await floor.run(orderIds.slice(0, 1), 1);
-		results.settings.floorSameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers);
+		results.settings.floorSameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers, 'floor');
 
 		progress(`overhead at 0 ms latency, ${ROUNDS} rounds of ${N} items ...`);
 		results.overhead = await overhead(sandbox, [
@@ -243,11 +243,11 @@ async function main() {
  * The headers the sandbox saw from the node and from the plain client must be the same, names and values, the
  * signature included (same key, same path), apart from `host` and `connection`.
  */
-function sameHeaders(fromNode, fromPlain) {
+function sameHeaders(fromNode, fromPlain, which) {
 	const comparable = (headers) =>
 		JSON.stringify(Object.entries(headers).filter(([name]) => !['host', 'connection'].includes(name)).sort());
 	if (comparable(fromNode) !== comparable(fromPlain)) {
-		throw new Error(`the plain client's headers differ from the node's:\n${comparable(fromNode)}\n${comparable(fromPlain)}`);
+		throw new Error(`the ${which}'s headers differ from the node's:\n${comparable(fromNode)}\n${comparable(fromPlain)}`);
 	}
 	return `same headers, names and values (connection apart: the node's helper sends "${fromNode.connection}")`;
 }

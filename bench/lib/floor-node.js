@@ -8,9 +8,8 @@
 const crypto = require('node:crypto');
 
 const { runWorkflow } = require('../../test/support/engine');
+const { CHECK_STATUS_PATH } = require('./plain-client');
 const { pool } = require('./pool');
-
-const CHECK_STATUS_PATH = '/nac/api/v1/pg/orders/check-status';
 
 class BenchFloor {
 	description = {
