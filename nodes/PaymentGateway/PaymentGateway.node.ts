@@ -5,6 +5,7 @@ import * as digitalCard from './actions/digitalCard';
 import type { ResourceOption } from './actions/node.type';
 import * as order from './actions/order';
 import { router } from './actions/router';
+import { NEWEST_VERSION, NODE_VERSIONS } from './actions/versions';
 import * as status from './actions/status';
 import * as transaction from './actions/transaction';
 import { searchStoredCards } from './listSearch/storedCards';
@@ -22,7 +23,8 @@ export class PaymentGateway implements INodeType {
 		name: 'paymentGateway',
 		icon: { light: 'file:paymentGateway.svg', dark: 'file:paymentGateway.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: NODE_VERSIONS,
+		defaultVersion: NEWEST_VERSION,
 		// What the node does, in the words of the chosen operation's action (a test keeps the two the same).
 		subtitle:
 			'={{ {"order:create": "Create an order", "order:createCheckout": "Create an order for the hosted checkout page", "transaction:initiate": "Charge a card for an order", "transaction:refund": "Refund a payment", "status:getByOrderId": "Get the payment status of an order", "status:getByPaymentId": "Get the status of a payment", "status:verifySignature": "Verify a payment signature", "digitalCard:getMany": "Get many stored cards", "digitalCard:get": "Get a stored card", "digitalCard:delete": "Delete a stored card"}[$parameter["resource"] + ":" + $parameter["operation"]] }}',

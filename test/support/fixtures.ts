@@ -24,7 +24,10 @@ export function sandboxCredentials(
 	});
 }
 
-/** Runs the Payment Gateway node through n8n's engine against the sandbox. */
+/**
+ * Runs the Payment Gateway node through n8n's engine against the sandbox. At typeVersion 1 unless asked otherwise:
+ * the version the contract names and saved workflows hold; the tests of 1.1's defaults ask for it.
+ */
 export async function runNode(
 	sandbox: Sandbox,
 	parameters: IDataObject,
@@ -34,6 +37,7 @@ export async function runNode(
 	return await runWorkflow({
 		nodeType: PaymentGateway,
 		credentialType: PaymentGatewayApi,
+		typeVersion: 1,
 		...extra,
 		credentials: sandboxCredentials(sandbox, extra.credentials ?? {}),
 		parameters: parameters as RunWorkflowOptions['parameters'],

@@ -6,6 +6,7 @@ import type { CallSettings, Gateway } from '../transport/request';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation/input';
 import type { OperationOption, PaymentGatewayMap, Resource } from './node.type';
+import { NEWEST_VERSION, repeatableDefaults, versioned } from './versions';
 
 /** What every operation module exports; the router runs `execute` once per input item. */
 export interface OperationModule {
@@ -91,7 +92,7 @@ export const MAX_CONCURRENCY = 100;
 
 /**
  * Offered where a call may be sent again: the reads, and deleting a stored card, whose second attempt after an
- * unanswered first one finds the card gone and counts that as deleted.
+ * unanswered first one finds the card gone and counts that as deleted. Their defaults depend on the typeVersion.
  */
 const repeatableOptions: INodeProperties[] = [
 	{
@@ -114,21 +115,23 @@ const repeatableOptions: INodeProperties[] = [
 	},
 ];
 
+function repeatableOptionsOf(version: number): INodeProperties[] {
+	const defaults: Record<string, number> = repeatableDefaults(version);
+	return repeatableOptions.map((option) => ({ ...option, default: defaults[option.name] }));
+}
+
 /**
  * The `options` collection: header overrides and timeout everywhere; concurrency and retries only for calls that are
  * `repeatable`, not for orders, payments and refunds, which are `sentOnce`.
  */
-export function optionsCollection(kind: 'sentOnce' | 'repeatable', extra: INodeProperties[] = []): INodeProperties {
-	const options = [...headerOptions, ...(kind === 'repeatable' ? repeatableOptions : []), ...extra];
-	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options,
+export function optionsCollection(kind: 'sentOnce' | 'repeatable', extra: INodeProperties[] = []): INodeProperties[] {
+	const collection = (repeatable: INodeProperties[]): INodeProperties => {
+		const options = [...headerOptions, ...repeatable, ...extra];
+		options.sort((a, b) => a.displayName.localeCompare(b.displayName));
+		return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 	};
+	if (kind === 'sentOnce') return [collection([])];
+	return versioned(collection(repeatableOptionsOf(1)), collection(repeatableOptionsOf(NEWEST_VERSION)));
 }
 
 const HEADER_LABELS: Record<string, string> = {
@@ -170,22 +173,23 @@ export function callSettings(ctx: IExecuteFunctions, itemIndex: number): CallSet
 	const options = itemOptions(ctx, itemIndex);
 	const known = sameForEveryItem.get(ctx);
 	if (known?.settings) return { ...known.settings, itemIndex };
-	const settings = checkedSettings(options, itemIndex);
+	const settings = checkedSettings(options, itemIndex, ctx.getNode().typeVersion);
 	// Only settings that passed their checks are kept: a refusal names every item it applies to.
 	if (known) known.settings = { headers: settings.headers, timeout: settings.timeout, maxRetries: settings.maxRetries };
 	return settings;
 }
 
-function checkedSettings(options: IDataObject, itemIndex: number): CallSettings {
+// Max Retries applies to reads only (a write is never sent twice), so its default can be set for every operation.
+function checkedSettings(options: IDataObject, itemIndex: number, version: number): CallSettings {
 	const headers: IDataObject = {};
 	for (const [option, header] of Object.entries(HEADER_FOR_OPTION)) {
 		const value = stringText(options[option]);
 		if (value) headers[header] = validateHeaderValue(`${HEADER_LABELS[option]} (options.${option})`, value);
 	}
 	const timeout = validateTimeout('Timeout (options.timeout)', options.timeout);
-	const maxRetries = options.maxRetries;
-	if (maxRetries !== undefined && (typeof maxRetries !== 'number' || maxRetries < 0 || !Number.isInteger(maxRetries))) {
+	const maxRetries = options.maxRetries === undefined ? repeatableDefaults(version).maxRetries : options.maxRetries;
+	if (typeof maxRetries !== 'number' || maxRetries < 0 || !Number.isInteger(maxRetries)) {
 		throw new InvalidInput('Max Retries (options.maxRetries)', 'must be a whole number, 0 or more');
 	}
-	return { itemIndex, headers, timeout, maxRetries: maxRetries as number | undefined };
+	return { itemIndex, headers, timeout, maxRetries };
 }

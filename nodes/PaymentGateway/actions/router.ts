@@ -7,6 +7,7 @@ import { InvalidCredential } from '../validation/credential';
 import { InvalidInput } from '../validation/input';
 import type { OperationModule } from './common';
 import { MAX_CONCURRENCY } from './common';
+import { repeatableDefaults } from './versions';
 import type { PaymentGatewayMap, Resource } from './node.type';
 import * as digitalCard from './digitalCard';
 import * as order from './order';
@@ -102,9 +103,10 @@ function failuresHint(ctx: IExecuteFunctions, failures: number, total: number): 
 	};
 }
 
-function concurrencyOf(ctx: IExecuteFunctions): number {
-	// Only repeatable operations offer the option; the others always run one item at a time.
-	const value = ctx.getNodeParameter('options.concurrency', 0, 1);
+/** Only repeatable operations offer the option; orders, payments and refunds always go one item at a time. */
+function concurrencyOf(ctx: IExecuteFunctions, sendsOnce: boolean): number {
+	if (sendsOnce) return 1;
+	const value = ctx.getNodeParameter('options.concurrency', 0, repeatableDefaults(ctx.getNode().typeVersion).concurrency);
 	return typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), MAX_CONCURRENCY) : 1;
 }
 
@@ -151,7 +153,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 		}
 	};
-	const workers = Math.min(concurrencyOf(this), Math.max(items.length, 1));
+	const workers = Math.min(concurrencyOf(this, operationModule.sendsOnce === true), Math.max(items.length, 1));
 	await Promise.all(Array.from({ length: workers }, worker));
 	if (stopError) throw stopError;
 

@@ -88,6 +88,8 @@ function decimalsOf(text: string): number {
  * exponent, ASCII digits). `digits` is how many decimals the currency allows; `unit` names it in the message.
  */
 export function validateAmount(field: string, value: unknown, digits = 2, unit = ''): number {
+	// An empty Amount (where it starts since typeVersion 1.1) is a missing value, not a wrong one.
+	if (value === undefined || value === null || value === '') throw new InvalidInput(field, 'is required');
 	let amount: number;
 	let decimals: number;
 	if (typeof value === 'string') {

@@ -20,7 +20,7 @@ const properties: INodeProperties[] = [
 	},
 	customerIdField,
 	digitalCardIdField,
-	optionsCollection('repeatable'),
+	...optionsCollection('repeatable'),
 ];
 
 export const description = updateDisplayOptions(

@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 	),
 	customerIdField,
 	digitalCardIdField,
-	optionsCollection('repeatable'),
+	...optionsCollection('repeatable'),
 ];
 
 export const description = updateDisplayOptions(

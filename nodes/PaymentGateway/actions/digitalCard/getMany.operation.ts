@@ -12,7 +12,7 @@ const properties: INodeProperties[] = [
 		"Lists a customer's stored cards; changes nothing and moves no money. Needs the customerId. Returns one record per card (digitalCardId, network, cardType, panLastFour, status) with the customer's remainingLimit; no records when the customer has no stored card.",
 	),
 	customerIdField,
-	optionsCollection('repeatable', [
+	...optionsCollection('repeatable', [
 		{
 			displayName: 'Output Summary When Empty',
 			name: 'outputSummaryWhenEmpty',

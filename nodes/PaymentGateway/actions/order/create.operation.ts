@@ -11,7 +11,7 @@ const properties: INodeProperties[] = [
 		"Creates an order for a card payment. It moves no money: the order is paid afterwards by charging a card for it. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the order with its orderId.",
 	),
 	...orderFields(false),
-	optionsCollection('sentOnce'),
+	...optionsCollection('sentOnce'),
 ];
 
 /** A second one would make a second order, payment or refund. */

@@ -12,7 +12,7 @@ const properties: INodeProperties[] = [
 		"Creates an order that the customer pays on the gateway's hosted checkout page. It moves no money: the customer decides on that page. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the orderId and, when the checkout page is set up, the checkoutUrl to give the customer.",
 	),
 	...orderFields(true),
-	optionsCollection('sentOnce'),
+	...optionsCollection('sentOnce'),
 ];
 
 /** A second one would make a second order, payment or refund. */

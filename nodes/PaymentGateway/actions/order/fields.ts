@@ -9,11 +9,12 @@ import {
 	validateCurrency,
 	validateEmail,
 } from '../../validation/input';
+import { amountFields } from '../versions';
 
 /** Fields shared by both ways of creating an order; `checkout` adds what only the long-path endpoint takes. */
 export function orderFields(checkout: boolean): INodeProperties[] {
 	const fields: INodeProperties[] = [
-		{
+		...amountFields({
 			displayName: 'Amount',
 			name: 'amount',
 			type: 'number',
@@ -23,7 +24,7 @@ export function orderFields(checkout: boolean): INodeProperties[] {
 			placeholder: '25.50',
 			description:
 				"Total to charge, in the currency below, with as many decimals as the currency has (USD 2, OMR 3, JPY 0)",
-		},
+		}),
 		{
 			displayName: 'Currency',
 			name: 'currency',

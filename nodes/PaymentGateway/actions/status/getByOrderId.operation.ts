@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 		'Reads the payment status of an order; changes nothing and moves no money. Needs the orderId the order was created with. Returns the status (success, failure or pending; an order nobody has paid yet reads failure with "Transaction not initiated"), the amount, the paymentId and the time.',
 	),
 	orderIdField,
-	optionsCollection('repeatable', [simplifyOption]),
+	...optionsCollection('repeatable', [simplifyOption]),
 ];
 
 export const description = updateDisplayOptions(

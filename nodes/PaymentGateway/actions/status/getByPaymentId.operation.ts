@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 		'Reads the status of one payment; changes nothing and moves no money. Needs the paymentId (from the payment, a refund or a notification). Returns the status (e.g. success, failure, pending or refunded), the amount and currency, the orderId, the card network and the time.',
 	),
 	paymentIdField,
-	optionsCollection('repeatable', [simplifyOption]),
+	...optionsCollection('repeatable', [simplifyOption]),
 ];
 
 export const description = updateDisplayOptions(

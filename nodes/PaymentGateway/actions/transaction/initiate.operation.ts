@@ -152,7 +152,7 @@ const properties: INodeProperties[] = [
 		description: 'How the customer confirms the payment',
 	},
 	...toolLimitFields('payment'),
-	optionsCollection('sentOnce'),
+	...optionsCollection('sentOnce'),
 ];
 
 /** A second one would make a second order, payment or refund. */

@@ -6,6 +6,7 @@ import type { CallSettings, Gateway } from '../../transport/request';
 import { InvalidInput, pathSegment, requireText, validateAmount } from '../../validation/input';
 import { paymentIdField } from '../fields';
 import { assertWithinLimit, toolDescriptionField, toolLimit, toolLimitFields } from '../toolMode';
+import { amountFields } from '../versions';
 
 /** The gateway settles in currencies of up to three decimals, and a refund names no currency of its own. */
 const REFUND_DIGITS = 3;
@@ -41,21 +42,24 @@ const properties: INodeProperties[] = [
 		// An amount given decides, as it did before this choice existed: saved workflows refund what they always did.
 		default: 'partial',
 	},
-	{
-		displayName: 'Amount',
-		name: 'amount',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: REFUND_DIGITS },
-		required: true,
-		default: 0,
-		placeholder: 'e.g. 10.50',
-		hint: 'Required: 0 is refused. For everything, choose Refund: The Whole Payment.',
-		description:
-			"How much to give back, in the payment's currency. All refunds of a payment add up to at most its amount.",
-		displayOptions: { show: { refundType: ['partial'] } },
-	},
+	...amountFields(
+		{
+			displayName: 'Amount',
+			name: 'amount',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: REFUND_DIGITS },
+			required: true,
+			default: 0,
+			placeholder: 'e.g. 10.50',
+			hint: 'Required: 0 is refused. For everything, choose Refund: The Whole Payment.',
+			description:
+				"How much to give back, in the payment's currency. All refunds of a payment add up to at most its amount.",
+			displayOptions: { show: { refundType: ['partial'] } },
+		},
+		{ hint: 'For everything, choose Refund: The Whole Payment.' },
+	),
 	...toolLimitFields('refund'),
-	optionsCollection('sentOnce'),
+	...optionsCollection('sentOnce'),
 ];
 
 /** A second one would make a second order, payment or refund. */

@@ -1,0 +1,45 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * typeVersion 1.1 changed defaults only. A saved workflow keeps the typeVersion it was made with, and so the defaults
+ * it ran with; a node added in the editor gets the newest.
+ */
+export const NODE_VERSIONS = [1, 1.1];
+export const NEWEST_VERSION = 1.1;
+
+/** The same field as typeVersion 1 shows it and as later versions do. */
+export function versioned(v1: INodeProperties, later: INodeProperties): INodeProperties[] {
+	return [withShow(v1, { '@version': [1] }), withShow(later, { '@version': [{ _cnd: { gte: 1.1 } }] })];
+}
+
+function withShow(
+	property: INodeProperties,
+	show: NonNullable<INodeProperties['displayOptions']>['show'],
+): INodeProperties {
+	const displayOptions = property.displayOptions ?? {};
+	return {
+		...property,
+		displayOptions: {
+			...displayOptions,
+			show: { ...displayOptions.show, ...show },
+		},
+	};
+}
+
+/**
+ * Concurrency and Max Retries of the repeatable calls when a workflow sets none. Since 1.1 an untuned reconciliation
+ * is not one request at a time: at the live gateway's 30-40 s an answer, 1,000 orders take about 30 minutes at 20
+ * in flight instead of 10 hours at 1, and a rate limit (429) is waited out, as its Retry-After asks, instead of failing
+ * the item. 20 stays far below what n8n's HTTP Request node sends by default (every item at once).
+ */
+export function repeatableDefaults(version: number): {
+	concurrency: number;
+	maxRetries: number;
+} {
+	return version >= 1.1 ? { concurrency: 20, maxRetries: 3 } : { concurrency: 1, maxRetries: 0 };
+}
+
+/** An amount that starts empty since 1.1: typeVersion 1 starts it at 0, which running refuses. */
+export function amountFields(field: INodeProperties, later: Partial<INodeProperties> = {}): INodeProperties[] {
+	return versioned(field, { ...field, default: null, ...later });
+}

@@ -1,0 +1,138 @@
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
+import type { CountingProxy } from '../support/counting-proxy';
+import { startCountingProxy } from '../support/counting-proxy';
+import type { Sandbox } from '../support/fixtures';
+import { createOrder, orderParameters, runNode, settledPayment, startSandbox } from '../support/fixtures';
+
+// typeVersion 1.1 changed defaults only: the reads' Concurrency and Max Retries, and amounts that start empty.
+// Workflows saved at typeVersion 1 keep what they ran with. Seen from the network (a proxy counting requests in
+// flight) and from the sandbox's log; nothing here is timed.
+
+const description = new PaymentGateway().description;
+
+/** What the editor fills in for a node of this version and these choices, as n8n computes it. */
+function editorDefaults(typeVersion: number, choices: INodeParameters): INodeParameters {
+	const node = { typeVersion, parameters: choices } as unknown as INode;
+	return NodeHelpers.getNodeParameters(description.properties, choices, true, false, node, description) ?? {};
+}
+
+/** The defaults of an option inside the Options collection this version shows. */
+function optionDefault(typeVersion: number, choices: INodeParameters, option: string): unknown {
+	const shown = description.properties.filter(
+		(property) =>
+			property.name === 'options' &&
+			NodeHelpers.displayParameter(choices, property, { typeVersion } as INode, description),
+	);
+	expect(shown).toHaveLength(1);
+	return (shown[0].options as IDataObject[]).find((entry) => entry.name === option)?.default;
+}
+
+describe('the node description', () => {
+	it('offers typeVersions 1 and 1.1, and the editor adds 1.1', () => {
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+	});
+
+	it.each([
+		[1, 1, 0],
+		[1.1, 20, 3],
+	])('at typeVersion %s the reads offer Concurrency %s and Max Retries %s', (typeVersion, concurrency, maxRetries) => {
+		for (const choices of [
+			{ resource: 'status', operation: 'getByOrderId' },
+			{ resource: 'digitalCard', operation: 'getMany' },
+			{ resource: 'digitalCard', operation: 'delete' },
+		]) {
+			expect(optionDefault(typeVersion, choices, 'concurrency')).toBe(concurrency);
+			expect(optionDefault(typeVersion, choices, 'maxRetries')).toBe(maxRetries);
+		}
+	});
+
+	it.each([
+		[1, 0],
+		[1.1, null],
+	])('at typeVersion %s an order and a refund amount start at %s', (typeVersion, amount) => {
+		expect(editorDefaults(typeVersion, { resource: 'order', operation: 'create' }).amount).toBe(amount);
+		expect(editorDefaults(typeVersion, { resource: 'transaction', operation: 'refund' }).amount).toBe(amount);
+	});
+});
+
+describe('running untuned (no options set)', () => {
+	let sandbox: Sandbox;
+	let proxy: CountingProxy;
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+		proxy = await startCountingProxy(sandbox.url);
+	});
+	afterAll(async () => {
+		await proxy.close();
+		await sandbox.close();
+	});
+	beforeEach(() => {
+		sandbox.reset();
+		sandbox.setLatency(0);
+	});
+
+	const viaProxy = (typeVersion: number, extra: IDataObject = {}) => ({
+		typeVersion,
+		credentials: { baseUrl: proxy.url + new URL(sandbox.baseUrl).pathname, checkoutBaseUrl: proxy.url },
+		...extra,
+	});
+	const statusRead = { resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' };
+
+	it.each([
+		[1, 1],
+		[1.1, 20],
+	])('typeVersion %s: 30 status reads go %s at a time', async (typeVersion, inFlight) => {
+		const orderId = await createOrder(sandbox);
+		// Long enough that twenty requests are out before the first answer, even on a busy machine.
+		sandbox.setLatency(typeVersion === 1 ? 0 : 1500);
+		sandbox.clearLog();
+		proxy.resetCount();
+		const result = await runNode(sandbox, statusRead, Array.from({ length: 30 }, () => ({ orderId })), viaProxy(typeVersion));
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.pairedItem)).toEqual(Array.from({ length: 30 }, (_unused, item) => ({ item })));
+		expect(sandbox.requests).toHaveLength(30);
+		expect(proxy.maxInFlight).toBe(inFlight);
+	}, 30_000);
+
+	it.each([
+		[1, ['429'], 'fails at the first 429'],
+		[1.1, ['429', '429', '429', '200'], 'waits out three 429s and gets the answer'],
+	])('typeVersion %s: a status read %s', async (typeVersion, statuses, _what) => {
+		const payment = await settledPayment(sandbox, 'success');
+		sandbox.injectFault({ match: payment.orderId, status: 429, count: 3, retryAfter: 0 });
+		sandbox.clearLog();
+		const result = await runNode(sandbox, { ...statusRead, orderId: payment.orderId }, [{}], viaProxy(typeVersion));
+		expect(sandbox.requests.map((request) => String(request.status))).toEqual(statuses);
+		if (typeVersion === 1) expect(result.error?.message).toBe('Too many requests');
+		else expect(result.items[0].json).toMatchObject({ orderId: payment.orderId });
+	}, 30_000);
+
+	it('typeVersion 1.1: orders are still created one at a time and a failed one is not sent again', async () => {
+		sandbox.setLatency(200);
+		sandbox.injectFault({ match: '/order', method: 'POST', status: 503, count: 1, retryAfter: 0 });
+		sandbox.clearLog();
+		proxy.resetCount();
+		const result = await runNode(sandbox, orderParameters(), [{}, {}, {}], viaProxy(1.1, { continueOnFail: true }));
+		expect(result.items).toHaveLength(3);
+		expect(result.items[0].json).toMatchObject({ resCode: 503 });
+		expect(sandbox.requests.map((request) => request.status)).toEqual([503, 200, 200]);
+		expect(proxy.maxInFlight).toBe(1);
+	}, 30_000);
+
+	it.each([
+		[1, 'Amount (amount) must be a number greater than 0 [item 0]'],
+		[1.1, 'Amount (amount) is required [item 0]'],
+	])('typeVersion %s: a refund with no Amount entered is refused, nothing sent: "%s"', async (typeVersion, message) => {
+		const payment = await settledPayment(sandbox, 'success');
+		sandbox.clearLog();
+		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId: payment.paymentId }, [{}], {
+			typeVersion,
+		});
+		expect(result.error?.message).toBe(message);
+		expect(sandbox.requests).toEqual([]);
+	});
+});
