@@ -14,6 +14,7 @@ const path = require('node:path');
 const { throughputSvg } = require('./lib/chart');
 const { measureMemory } = require('./lib/memory');
 const { floorStatusOfAll } = require('./lib/floor-node');
+const { httpRequestStatusOfAll, untunedStatusOfAll } = require('./lib/untuned');
 const { cleanUpCards, paidOrders, statusOfAll, storeCards } = require('./lib/node-runs');
 const { plainClient } = require('./lib/plain-client');
 const { timed } = require('./lib/pool');
@@ -30,6 +31,8 @@ const OVERHEAD_CONCURRENCY = 1;
 const MEMORY_CONCURRENCY = 10;
 const MEMORY_GC_EVERY_MS = 250;
 const CLEANUP = { customers: 200, cardsEach: 5, concurrency: 10 };
+// typeVersion 1 goes one at a time: fewer items keep the run short, and items/s is what is compared.
+const UNTUNED = { items: 300, latencyMs: 1000, typeVersion1Items: 20 };
 
 const RESULTS_FILE = path.join(__dirname, 'results.json');
 const CHART_FILE = path.join(__dirname, '..', 'docs', 'bench.svg');
@@ -147,14 +150,55 @@ async function cleanUp(sandbox) {
 	};
 }
 
-/** Each size twice, each time in a fresh process: once left alone (peaks), once with full collections (live heap). */
-async function memory(sandbox, orderIds) {
+/**
+ * Status reads nobody tuned, at a gateway answering in 1 s: n8n's HTTP Request node with its defaults, and the node
+ * with no options at typeVersion 1.1 and at 1. Times and requests in flight as the sandbox saw them.
+ */
+async function untuned(sandbox, statusHeaders, orderIds) {
+	const ids = orderIds.slice(0, UNTUNED.items);
+	const runs = [
+		{ key: 'httpRequest', ids, run: () => httpRequestStatusOfAll(sandbox, statusHeaders, ids) },
+		{ key: 'node', ids, run: () => untunedStatusOfAll(sandbox, ids, 1.1) },
+		{ key: 'nodeTypeVersion1', ids: ids.slice(0, UNTUNED.typeVersion1Items) },
+	];
+	runs[2].run = () => untunedStatusOfAll(sandbox, runs[2].ids, 1);
+	await sandbox.setLatency(UNTUNED.latencyMs);
+	const result = { latencyMs: UNTUNED.latencyMs };
+	for (const { key, ids: items, run } of runs) {
+		const { ms } = await timed(run);
+		const log = await expectLog(sandbox, items.length, `untuned ${key}`);
+		result[key] = {
+			items: items.length,
+			wallMs: ms,
+			sandboxSpanMs: log.spanMs,
+			maxInFlight: log.maxInFlight,
+			itemsPerSecond: items.length / (log.spanMs / 1000),
+		};
+		progress(`  untuned ${key}: ${items.length} items in ${(log.spanMs / 1000).toFixed(1)} s, ${log.maxInFlight} in flight`);
+	}
+	await sandbox.setLatency(0);
+	result.httpRequestToNode = result.httpRequest.itemsPerSecond / result.node.itemsPerSecond;
+	return result;
+}
+
+/**
+ * Each size three times, each time in a fresh process: the node left alone (peaks), the node with full collections
+ * (live heap), and the floor left alone (its peaks, to compare with the node's).
+ */
+async function memory(sandbox, orderIds, floorHeaders) {
 	const runs = [];
 	for (const items of MEMORY_N) {
-		const run = await measureMemory(sandbox, orderIds.slice(0, items), MEMORY_CONCURRENCY);
-		const live = await measureMemory(sandbox, orderIds.slice(0, items), MEMORY_CONCURRENCY, MEMORY_GC_EVERY_MS);
-		await expectLog(sandbox, 2 * (items + 20), `memory runs of ${items} items`);
-		runs.push({ ...run, liveHeapPeak: live.peak.heapUsed });
+		const ids = orderIds.slice(0, items);
+		const run = await measureMemory(sandbox, ids, MEMORY_CONCURRENCY);
+		const live = await measureMemory(sandbox, ids, MEMORY_CONCURRENCY, { gcEveryMs: MEMORY_GC_EVERY_MS });
+		const floor = await measureMemory(sandbox, ids, MEMORY_CONCURRENCY, { floor: { headers: floorHeaders } });
+		await expectLog(sandbox, 3 * (items + 20), `memory runs of ${items} items`);
+		runs.push({
+			...run,
+			liveHeapPeak: live.peak.heapUsed,
+			floor: { peak: floor.peak, maxRss: floor.maxRss, baseline: floor.baseline },
+			peakRssNodeToFloor: run.peak.rss / floor.peak.rss,
+		});
 		progress(`  memory runs of ${items} items done`);
 	}
 	const [small, large] = [runs[0], runs[runs.length - 1]];
@@ -226,8 +270,11 @@ async function main() {
 		progress('stored-card clean-up ...');
 		results.cleanUp = await cleanUp(sandbox);
 
+		progress(`untuned status reads at ${UNTUNED.latencyMs} ms latency ...`);
+		results.untuned = await untuned(sandbox, plain.statusHeaders(), orderIds);
+
 		progress('memory ...');
-		results.memory = await memory(sandbox, allOrderIds);
+		results.memory = await memory(sandbox, allOrderIds, plain.headers);
 	} finally {
 		await sandbox.close();
 	}

@@ -133,7 +133,7 @@ function printSummary(results, decryptUs) {
 	const us = (value) => `${value.toFixed(0)} µs`;
 	console.log('\nSummary, process CPU time per status read:');
 	for (const result of results) console.log(`  ${us(cpuOf(result)).padStart(8)}  ${result.phase.label}`);
-	const node = results.find((result) => !result.phase.plain && result.phase.concurrency === 1);
+	const node = results.find((result) => !result.phase.plain && !result.phase.floor && result.phase.concurrency === 1);
 	const plain = results.filter((result) => result.phase.plain);
 	if (plain.length > 0) {
 		const cheapest = Math.min(...plain.map(cpuOf));

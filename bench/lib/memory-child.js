@@ -1,19 +1,22 @@
 'use strict';
 
 // One memory measurement in a process of its own, so that peaks of different sizes are comparable: the parent sends
-// the credential, the order ids and the concurrency; this process runs Status → Get by Order ID over all of them
-// once and answers with its baseline, its peaks during the run and the heap still held by the output afterwards.
+// the credential, the order ids and the concurrency; this process runs Status → Get by Order ID (or, for `floor`,
+// the floor's same read) over all of them once and answers with its baseline, its peaks during the run and the heap still held by the output afterwards.
 // With `gcEveryMs` it forces a full collection before each sample instead: the peak is then what is really alive
 // during the run, not garbage V8 has not collected yet (and the RSS peak means little).
 
+const { floorStatusOfAll } = require('./floor-node');
 const { statusOfAll } = require('./node-runs');
 
 const SAMPLE_EVERY_MS = 2;
 
-process.once('message', async ({ credentials, orderIds, concurrency, gcEveryMs }) => {
-	const sandbox = { credentials };
+process.once('message', async ({ credentials, checkoutBaseUrl, orderIds, concurrency, gcEveryMs, floor }) => {
+	const sandbox = { credentials, checkoutBaseUrl };
+	const run = (ids) =>
+		floor ? floorStatusOfAll(sandbox, floor.headers, ids, concurrency) : statusOfAll(sandbox, ids, concurrency);
 	// Warm-up: modules loaded and code compiled before the baseline.
-	await statusOfAll(sandbox, orderIds.slice(0, 20), concurrency);
+	await run(orderIds.slice(0, 20));
 	global.gc();
 	const baseline = process.memoryUsage();
 	const peak = { rss: baseline.rss, heapUsed: baseline.heapUsed, heapTotal: baseline.heapTotal };
@@ -23,7 +26,7 @@ process.once('message', async ({ credentials, orderIds, concurrency, gcEveryMs }
 		for (const key of Object.keys(peak)) peak[key] = Math.max(peak[key], now[key]);
 	};
 	const timer = setInterval(sample, gcEveryMs ?? SAMPLE_EVERY_MS);
-	const items = await statusOfAll(sandbox, orderIds, concurrency);
+	const items = await run(orderIds);
 	clearInterval(timer);
 	sample();
 	global.gc();

@@ -3,8 +3,8 @@
 const { fork } = require('node:child_process');
 const path = require('node:path');
 
-/** Peaks of one run over `orderIds` in a fresh process (see memory-child.js for `gcEveryMs`). */
-function measureMemory(sandbox, orderIds, concurrency, gcEveryMs) {
+/** Peaks of one run over `orderIds` in a fresh process (see memory-child.js for `gcEveryMs` and `floor`). */
+function measureMemory(sandbox, orderIds, concurrency, { gcEveryMs, floor } = {}) {
 	return new Promise((resolve, reject) => {
 		const child = fork(path.join(__dirname, 'memory-child.js'), [], { execArgv: ['--expose-gc'] });
 		let answer;
@@ -13,7 +13,8 @@ function measureMemory(sandbox, orderIds, concurrency, gcEveryMs) {
 		});
 		child.once('error', reject);
 		child.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`the memory run exited with ${code}`))));
-		child.send({ credentials: sandbox.credentials, orderIds, concurrency, gcEveryMs });
+		const { credentials, checkoutBaseUrl } = sandbox;
+		child.send({ credentials, checkoutBaseUrl, orderIds, concurrency, gcEveryMs, floor });
 	});
 }
 

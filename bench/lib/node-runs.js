@@ -32,10 +32,11 @@ function payParameters(overrides = {}) {
 	};
 }
 
-async function runNode(sandbox, parameters, items) {
+async function runNode(sandbox, parameters, items, extra = {}) {
 	const result = await runWorkflow({
 		nodeType: PaymentGateway,
 		credentialType: PaymentGatewayApi,
+		...extra,
 		credentials: sandbox.credentials,
 		parameters,
 		items,

@@ -53,6 +53,8 @@ function plainClient(sandbox, loggedHeaders, { freshConnection = false } = {}) {
 
 	return {
 		headers,
+		/** Every header of a status read, its signature included (a check-status GET signs its path alone). */
+		statusHeaders: () => ({ ...headers, 'x-signature': sign(CHECK_STATUS_PATH, '') }),
 		statusByOrderId,
 		createOrder,
 		/** Status of every order, `concurrency` at a time; resolves to the records in input order. */

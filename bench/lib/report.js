@@ -67,10 +67,30 @@ function printCleanUp(cleanUp) {
 	);
 }
 
+function printUntuned(untuned) {
+	if (!untuned) return;
+	console.log(`\nUntuned status reads at ${untuned.latencyMs} ms latency (as the sandbox saw them)`);
+	const row = (label, run) =>
+		console.log(
+			`  ${label.padEnd(54)} ${pad(run.items, 4)} items ${pad(ms(run.sandboxSpanMs / 1000, 1), 6)} s` +
+				` ${pad(run.itemsPerSecond.toFixed(1), 7)} items/s, at most ${run.maxInFlight} in flight`,
+		);
+	row("n8n's HTTP Request node, its defaults", untuned.httpRequest);
+	row('the node, no options, typeVersion 1.1 (new nodes)', untuned.node);
+	row('the node, no options, typeVersion 1 (saved workflows)', untuned.nodeTypeVersion1);
+	console.log(`  HTTP Request / node at 1.1: ${untuned.httpRequestToNode.toFixed(1)}x the items per second`);
+}
+
 function printMemory(memory) {
 	console.log(`\nMemory: Status → Get by Order ID at concurrency ${memory.concurrency}, 0 ms latency, each size in its own process`);
 	console.log('     items  baseline RSS  peak RSS  max RSS (kernel)  baseline heap  peak heap  live heap peak  held after run');
 	for (const run of memory.runs) {
+		if (run.floor) {
+			console.log(
+				`  ${pad(run.items, 8)} floor: peak RSS ${mib(run.floor.peak.rss)}, max RSS ${mib(run.floor.maxRss)};` +
+					` node / floor peak RSS ${run.peakRssNodeToFloor.toFixed(2)}x`,
+			);
+		}
 		console.log(
 			`  ${pad(run.items, 8)} ${pad(mib(run.baseline.rss), 13)} ${pad(mib(run.peak.rss), 9)} ${pad(mib(run.maxRss), 17)}` +
 				` ${pad(mib(run.baseline.heapUsed), 14)} ${pad(mib(run.peak.heapUsed), 10)} ${pad(mib(run.liveHeapPeak), 15)}` +
@@ -93,6 +113,7 @@ function printReport(results) {
 	printOverhead(results.overhead);
 	printThroughput(results.throughput, results.settings);
 	printCleanUp(results.cleanUp);
+	printUntuned(results.untuned);
 	printMemory(results.memory);
 }
 

@@ -38,7 +38,7 @@ async function startSandboxProcess() {
 		...info,
 		pid: child.pid,
 		setLatency: (ms) => call('setLatency', ms),
-		/** `{ count, byStatus, byMethod, first }` of the requests since the last call; empties the log. */
+		/** `{ count, byStatus, byMethod, first, maxInFlight, spanMs }` of the requests since the last call; empties the log. */
 		takeLog: () => call('takeLog'),
 		close: () =>
 			new Promise((resolve) => {

@@ -1,0 +1,56 @@
+'use strict';
+
+// A reconciliation nobody tuned: what a user gets from adding the node and setting only the order id, against what
+// they would build instead, n8n's own HTTP Request node with its defaults (it sends every item's request at once).
+// The HTTP Request node is the real one, from the n8n install the real-n8n checks use (e2e/install-n8n.sh).
+
+const path = require('node:path');
+
+const { runWorkflow } = require('../../test/support/engine');
+const { ensureN8n, requireFromN8n } = require('../../e2e/lib/package');
+const { CHECK_STATUS_PATH } = require('./plain-client');
+const { runNode } = require('./node-runs');
+
+async function httpRequestNode() {
+	await ensureN8n({ log: (message) => process.stderr.write(`${message}\n`) });
+	const file = path.join('n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js');
+	return requireFromN8n(file).HttpRequest;
+}
+
+/** HTTP Request with its defaults, sending the node's request: the signed headers as fixed header parameters. */
+async function httpRequestStatusOfAll(sandbox, headers, orderIds) {
+	const HttpRequest = await httpRequestNode();
+	const result = await runWorkflow({
+		nodeType: HttpRequest,
+		packageName: 'n8n-nodes-base',
+		parameters: {
+			method: 'GET',
+			url: sandbox.checkoutBaseUrl + CHECK_STATUS_PATH,
+			sendQuery: true,
+			queryParameters: { parameters: [{ name: 'orderId', value: '={{ $json.orderId }}' }] },
+			sendHeaders: true,
+			headerParameters: { parameters: Object.entries(headers).map(([name, value]) => ({ name, value })) },
+			options: {},
+		},
+		items: orderIds.map((orderId) => ({ orderId })),
+	});
+	if (result.error) throw new Error(`the HTTP Request node failed: ${result.error.message}`);
+	if (result.items.length !== orderIds.length || result.items.some((item, index) => item.json.orderId !== orderIds[index])) {
+		throw new Error('the HTTP Request node did not return one status per order, in order');
+	}
+	return result.items;
+}
+
+/** The node as added today (typeVersion 1.1) or as saved at 1, only the order id set: no options at all. */
+async function untunedStatusOfAll(sandbox, orderIds, typeVersion) {
+	const items = await runNode(
+		sandbox,
+		{ resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' },
+		orderIds.map((orderId) => ({ orderId })),
+		{ typeVersion },
+	);
+	if (items.length !== orderIds.length) throw new Error('the node did not return one status per order');
+	return items;
+}
+
+module.exports = { httpRequestStatusOfAll, untunedStatusOfAll };
