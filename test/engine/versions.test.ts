@@ -38,7 +38,7 @@ describe('the node description', () => {
 
 	it.each([
 		[1, 1, 0],
-		[1.1, 20, 3],
+		[1.1, 50, 3],
 	])('at typeVersion %s the reads offer Concurrency %s and Max Retries %s', (typeVersion, concurrency, maxRetries) => {
 		for (const choices of [
 			{ resource: 'status', operation: 'getByOrderId' },
@@ -84,17 +84,17 @@ describe('running untuned (no options set)', () => {
 
 	it.each([
 		[1, 1],
-		[1.1, 20],
-	])('typeVersion %s: 30 status reads go %s at a time', async (typeVersion, inFlight) => {
+		[1.1, 50],
+	])('typeVersion %s: 60 status reads go %s at a time', async (typeVersion, inFlight) => {
 		const orderId = await createOrder(sandbox);
-		// Long enough that twenty requests are out before the first answer, even on a busy machine.
-		sandbox.setLatency(typeVersion === 1 ? 0 : 1500);
+		// Long enough that fifty requests are out before the first answer, even on a busy machine.
+		sandbox.setLatency(typeVersion === 1 ? 0 : 2000);
 		sandbox.clearLog();
 		proxy.resetCount();
-		const result = await runNode(sandbox, statusRead, Array.from({ length: 30 }, () => ({ orderId })), viaProxy(typeVersion));
+		const result = await runNode(sandbox, statusRead, Array.from({ length: 60 }, () => ({ orderId })), viaProxy(typeVersion));
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.pairedItem)).toEqual(Array.from({ length: 30 }, (_unused, item) => ({ item })));
-		expect(sandbox.requests).toHaveLength(30);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(Array.from({ length: 60 }, (_unused, item) => ({ item })));
+		expect(sandbox.requests).toHaveLength(60);
 		expect(proxy.maxInFlight).toBe(inFlight);
 	}, 30_000);
 
