@@ -2,9 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { CountingProxy } from '../support/counting-proxy';
 import type { RunWorkflowResult } from '../support/engine';
-import { startCountingProxy } from '../support/counting-proxy';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, orderParameters, runNode, startSandbox } from '../support/fixtures';
+import type { Sandbox, SandboxBehindProxy } from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, startSandboxBehindProxy } from '../support/fixtures';
 
 // The item runner's Concurrency option through n8n's engine, seen from the network: a proxy in front of the
 // sandbox counts the requests in flight, and holds earlier items longer so that answers come back out of order.
@@ -16,14 +15,9 @@ const LATENCY_MS = 50;
 
 let sandbox: Sandbox;
 let proxy: CountingProxy;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	proxy = await startCountingProxy(sandbox.url);
-});
-afterAll(async () => {
-	await proxy.close();
-	await sandbox.close();
-});
+let behindProxy: SandboxBehindProxy;
+beforeAll(async () => ({ sandbox, proxy } = behindProxy = await startSandboxBehindProxy()));
+afterAll(async () => await behindProxy.close());
 
 let orderIds: string[];
 let paymentIds: string[];
@@ -57,7 +51,7 @@ function answerInReverse(ids: string[]) {
 }
 
 const viaProxy = (extra: IDataObject = {}) => ({
-	credentials: { baseUrl: proxy.url + new URL(sandbox.baseUrl).pathname, checkoutBaseUrl: proxy.url },
+	credentials: behindProxy.credentials,
 	...extra,
 });
 

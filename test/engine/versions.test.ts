@@ -1,11 +1,10 @@
-import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { CountingProxy } from '../support/counting-proxy';
-import { startCountingProxy } from '../support/counting-proxy';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, orderParameters, runNode, settledPayment, startSandbox } from '../support/fixtures';
+import type { Sandbox, SandboxBehindProxy } from '../support/fixtures';
+import { createOrder, orderParameters, runNode, settledPayment, startSandboxBehindProxy } from '../support/fixtures';
 
 // typeVersion 1.1 changed defaults only: the reads' Concurrency and Max Retries, and amounts that start empty.
 // Workflows saved at typeVersion 1 keep what they ran with. Seen from the network (a proxy counting requests in
@@ -27,7 +26,7 @@ function optionDefault(typeVersion: number, choices: INodeParameters, option: st
 			NodeHelpers.displayParameter(choices, property, { typeVersion } as INode, description),
 	);
 	expect(shown).toHaveLength(1);
-	return (shown[0].options as IDataObject[]).find((entry) => entry.name === option)?.default;
+	return (shown[0].options as INodeProperties[]).find((entry) => entry.name === option)?.default;
 }
 
 describe('the node description', () => {
@@ -62,14 +61,9 @@ describe('the node description', () => {
 describe('running untuned (no options set)', () => {
 	let sandbox: Sandbox;
 	let proxy: CountingProxy;
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-		proxy = await startCountingProxy(sandbox.url);
-	});
-	afterAll(async () => {
-		await proxy.close();
-		await sandbox.close();
-	});
+	let behindProxy: SandboxBehindProxy;
+	beforeAll(async () => ({ sandbox, proxy } = behindProxy = await startSandboxBehindProxy()));
+	afterAll(async () => await behindProxy.close());
 	beforeEach(() => {
 		sandbox.reset();
 		sandbox.setLatency(0);
@@ -77,7 +71,7 @@ describe('running untuned (no options set)', () => {
 
 	const viaProxy = (typeVersion: number, extra: IDataObject = {}) => ({
 		typeVersion,
-		credentials: { baseUrl: proxy.url + new URL(sandbox.baseUrl).pathname, checkoutBaseUrl: proxy.url },
+		credentials: behindProxy.credentials,
 		...extra,
 	});
 	const statusRead = { resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' };
@@ -99,9 +93,9 @@ describe('running untuned (no options set)', () => {
 	}, 30_000);
 
 	it.each([
-		[1, ['429'], 'fails at the first 429'],
-		[1.1, ['429', '429', '429', '200'], 'waits out three 429s and gets the answer'],
-	])('typeVersion %s: a status read %s', async (typeVersion, statuses, _what) => {
+		{ typeVersion: 1, what: 'fails at the first 429', statuses: ['429'] },
+		{ typeVersion: 1.1, what: 'waits out three 429s and gets the answer', statuses: ['429', '429', '429', '200'] },
+	])('typeVersion $typeVersion: a status read $what', async ({ typeVersion, statuses }) => {
 		const payment = await settledPayment(sandbox, 'success');
 		sandbox.injectFault({ match: payment.orderId, status: 429, count: 3, retryAfter: 0 });
 		sandbox.clearLog();

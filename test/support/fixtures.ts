@@ -4,6 +4,8 @@ import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentia
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { Sandbox, StatusRecord } from '../../sandbox/gateway';
 import { startSandbox } from '../../sandbox/gateway';
+import type { CountingProxy } from './counting-proxy';
+import { startCountingProxy } from './counting-proxy';
 import type { RunWorkflowOptions, RunWorkflowResult } from './engine';
 import { runWorkflow } from './engine';
 
@@ -101,4 +103,26 @@ export async function settledPayment(
 ): Promise<StatusRecord> {
 	const orderId = await createOrder(sandbox);
 	return sandbox.completeAuthentication(await initiatePayment(sandbox, orderId, initiateOverrides), result);
+}
+
+/** A sandbox with a proxy in front that counts the requests in flight; `credentials` send the node through the proxy. */
+export interface SandboxBehindProxy {
+	sandbox: Sandbox;
+	proxy: CountingProxy;
+	credentials: ICredentialDataDecryptedObject;
+	close(): Promise<void>;
+}
+
+export async function startSandboxBehindProxy(): Promise<SandboxBehindProxy> {
+	const sandbox = await startSandbox();
+	const proxy = await startCountingProxy(sandbox.url);
+	return {
+		sandbox,
+		proxy,
+		credentials: { baseUrl: proxy.url + new URL(sandbox.baseUrl).pathname, checkoutBaseUrl: proxy.url },
+		close: async () => {
+			await proxy.close();
+			await sandbox.close();
+		},
+	};
 }
