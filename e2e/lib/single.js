@@ -29,10 +29,10 @@ module.exports = {
 		};
 	},
 
-	/** Every table of the sqlite database, read with n8n's own sqlite3 module under its Node.js. */
+	/** Every table of the sqlite database, read with node:sqlite: in n8n's Node.js (22.13 and later), not in every one that runs the checks. */
 	async readTables(n8n) {
 		const database = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
-		const result = await run(paths.NODE, [path.join(__dirname, 'sqlite-tables.js'), paths.N8N_DIR, database], {
+		const result = await run(paths.NODE, ['--no-warnings', path.join(__dirname, 'sqlite-tables.js'), database], {
 			timeoutMs: 60_000,
 		});
 		if (result.code !== 0) throw new Error(`reading ${database} failed (exit ${result.code})\n${result.stderr}`);
