@@ -2,7 +2,8 @@
 
 // The services n8n's queue mode needs: Redis (the job queue) and PostgreSQL (the database every process shares).
 // Debian's packages, installed when missing; each started on 127.0.0.1 on a free port with a throw-away data
-// directory, and stopped after the n8n processes (at the latest at clean-up, also on failure and Ctrl-C).
+// directory, and stopped after the n8n processes (at the latest at clean-up, also on failure and Ctrl-C). Both are
+// spoken to with the clients of n8n's install (ioredis, pg), not raw sockets.
 //
 // PostgreSQL refuses to run as root: as root it runs as the `postgres` account the Debian package creates. Its
 // children leave the process group, so it is stopped with SIGINT (fast shutdown) to the postmaster itself.
@@ -10,7 +11,6 @@
 const { execFileSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
@@ -62,20 +62,19 @@ function postgresAccount() {
 	}
 }
 
-/** Redis answers PING with +PONG. */
-function redisAnswers(port) {
-	return new Promise((resolve) => {
-		const socket = net.connect(port, '127.0.0.1');
-		let answer = '';
-		socket.setTimeout(1000, () => socket.destroy());
-		socket.on('connect', () => socket.write('PING\r\n'));
-		socket.on('data', (chunk) => {
-			answer += chunk;
-			if (answer.includes('\r\n')) socket.end();
-		});
-		socket.on('close', () => resolve(answer.startsWith('+PONG')));
-		socket.on('error', () => {});
-	});
+/** Redis answers PING, asked with the ioredis client of the n8n install (what n8n's queue itself uses). */
+async function redisAnswers(port) {
+	const Redis = requireFromN8n('ioredis');
+	const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+	client.on('error', () => {});
+	try {
+		await client.connect();
+		return (await client.ping()) === 'PONG';
+	} catch {
+		return false;
+	} finally {
+		client.disconnect();
+	}
 }
 
 /** Polls `ready()` until it is true; false when the service ended first or the time ran out. */
