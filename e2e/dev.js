@@ -16,12 +16,11 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { nodeItems } = require('./lib/calls');
 const { paths, PACKAGE_NAME } = require('./lib/package');
 const { isListening, listeningPorts, processTree, stillRunning } = require('./lib/process-tree');
-const { freePort, onCleanUp, runCheck, seconds, sleep, startService } = require('./lib/processes');
+const { freePort, launch, onCleanUp, runCheck, seconds, sleep, waitUntil } = require('./lib/processes');
 const { createReport, StepFailed } = require('./lib/report');
-const { OWNER, RestSession } = require('./lib/rest');
+const { nodeItems, OWNER, RestSession } = require('./lib/rest');
 
 // A cold `npm run dev` installs n8n first (several minutes on 2 cores); a warm one is ready in well under a minute.
 const READY_TIMEOUT_MS = 20 * 60_000;
@@ -39,16 +38,8 @@ const report = createReport();
 const { check, must } = report;
 const log = (message) => console.log(`dev check: ${message}`);
 
-/** Polls `probe` until it returns something truthy; undefined after `timeoutMs`. */
-async function waitFor(probe, timeoutMs, intervalMs = 500) {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const value = await probe();
-		if (value) return value;
-		await sleep(intervalMs);
-	}
-	return undefined;
-}
+/** `waitUntil` at this check's pace. */
+const waitFor = (probe, timeoutMs) => waitUntil(probe, { timeoutMs, intervalMs: 500 });
 
 /** Manual Trigger → Order → Create → Status → Get by Order ID, with the credential `npm run dev` stores. */
 function orderAndStatusWorkflow() {
@@ -150,7 +141,7 @@ function sourceEdit(file) {
 async function startDev(env, label) {
 	const lines = [];
 	const since = Date.now();
-	const dev = startService('npm', ['run', 'dev'], {
+	const dev = launch('npm', ['run', 'dev'], {
 		cwd: paths.ROOT,
 		env,
 		stopSignal: 'SIGINT',

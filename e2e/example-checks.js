@@ -12,9 +12,9 @@
 //   t.requestCards                filled in here: card data sent in requests (for the leak search)
 
 const { customerIdFor } = require('../sandbox/state');
-const { executionsSettled, nodeItems, post, runDataOf } = require('./lib/calls');
 const { withCodeList, withSetField } = require('./lib/examples');
 const { gatewayRequest, storedCards } = require('./lib/gateway');
+const { nodeItems, post } = require('./lib/rest');
 
 /** The credential's Hosted Checkout Page URL in this check: any address will do, nobody opens it. */
 const CHECKOUT_PAGE = 'https://pay.example.com/cpbs/pg';
@@ -62,8 +62,8 @@ async function checkout(t) {
 	check(query.get('redirectUrl') === RETURN_URL, 'checkout: redirectUrl is the shop\'s return page', query.get('redirectUrl'));
 
 	const orderId = query.get('orderId');
-	const [execution] = await executionsSettled(t.session, t.examples.checkout.id, 1);
-	const [created] = nodeItems(await runDataOf(t.session, execution), 'Create Checkout');
+	const [execution] = await t.session.settledExecutions(t.examples.checkout.id, 1);
+	const [created] = nodeItems(await t.session.runData(execution.id), 'Create Checkout');
 	check(
 		created?.orderId === orderId && created.receiptId === 'EX-CHK-0001' && created.amount === 49.9,
 		'checkout: orderId is the order Create Checkout made (receipt EX-CHK-0001, 49.9)',
@@ -129,7 +129,7 @@ async function cardPayment(t) {
 	);
 	check(requestsTo(t.sandbox, '/transaction/initiate', since).length === 0, 'invalid card: nothing sent to /transaction/initiate');
 
-	const stored = await executionsSettled(t.session, t.examples['card-payment'].id, 0);
+	const stored = await t.session.settledExecutions(t.examples['card-payment'].id, 0);
 	check(stored.length === 0, 'card-payment.json: n8n kept no execution (the workflow saves none)', `${stored.length} stored`);
 }
 
@@ -146,9 +146,9 @@ async function notifications(t) {
 	const id = t.examples.notifications.id;
 	const outcome = async (label, delivery, count) => {
 		check(delivery.status === 200, `${label}: the trigger answers the gateway 200`, `${delivery.status} ${delivery.error ?? ''}`);
-		const executions = await executionsSettled(t.session, id, count);
+		const executions = await t.session.settledExecutions(id, count);
 		must(executions.length === count, `${label}: one execution`, `${executions.length} executions, ${count} expected`);
-		const runData = await runDataOf(t.session, executions[0]);
+		const runData = await t.session.runData(executions[0].id);
 		return { paid: nodeItems(runData, 'Mark Order Paid'), followUp: nodeItems(runData, 'Follow Up') };
 	};
 
@@ -178,7 +178,7 @@ async function notifications(t) {
 	must(refund.status === 200, 'refund of a paid order (gateway API)', JSON.stringify(refund.body));
 	const [delivery] = (await t.sandbox.waitForNotifications(before + 1, 15_000)).slice(before);
 	check(delivery.status === 200, 'refund notification: the trigger answers the gateway 200', `${delivery.status}`);
-	const executions = await executionsSettled(t.session, id, 3, { quietMs: 2000 });
+	const executions = await t.session.settledExecutions(id, 3, { quietMs: 2000 });
 	check(executions.length === 3, 'refund notification: no execution (Outcomes: Succeeded and Failed)', `${executions.length} executions`);
 }
 

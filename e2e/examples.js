@@ -19,14 +19,13 @@ const path = require('node:path');
 
 const { startSandbox } = require('../sandbox/gateway');
 const checks = require('./example-checks');
-const { webhookPathOf } = require('./lib/calls');
 const { EXAMPLE_CREDENTIAL_NAME, EXAMPLES_DIR, loadExamples } = require('./lib/examples');
 const { secretsToFind, findLeaks, printLeaks } = require('./lib/leaks');
 const { createN8n } = require('./lib/n8n');
 const { paths, preparePackage } = require('./lib/package');
 const { onCleanUp, runCheck } = require('./lib/processes');
 const { createReport, StepFailed } = require('./lib/report');
-const { RestSession } = require('./lib/rest');
+const { RestSession, webhookPathOf } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'examples', 'user');
 const CREDENTIAL = { id: 'pgExampleCred001', name: EXAMPLE_CREDENTIAL_NAME, type: 'paymentGatewayApi' };

@@ -14,13 +14,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { startSandbox } = require('../sandbox/gateway');
-const { executionsSettled, nodeItems, post, runDataOf, webhookPathOf } = require('./lib/calls');
 const { secretsToFind, findLeaks, printLeaks } = require('./lib/leaks');
 const { createN8n } = require('./lib/n8n');
 const { paths, preparePackage } = require('./lib/package');
 const { onCleanUp, runCheck } = require('./lib/processes');
 const { createReport, StepFailed } = require('./lib/report');
-const { RestSession } = require('./lib/rest');
+const { nodeItems, post, RestSession, webhookPathOf } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'trigger', 'user');
 const WORKFLOW_DIR = path.join(__dirname, 'trigger');
@@ -51,9 +50,9 @@ async function deploy(server, session, workflow, stored) {
 async function expectOneExecution(t, label, delivery) {
 	check(delivery?.status === 200, `${label}: the trigger answers the gateway 200`, `sandbox log: ${delivery?.status} ${delivery?.error ?? ''}`);
 	t.expected += 1;
-	const executions = await executionsSettled(t.session, t.trigger.id, t.expected);
+	const executions = await t.session.settledExecutions(t.trigger.id, t.expected);
 	must(executions.length === t.expected, `${label}: exactly one execution more (${t.expected} in all)`, `${executions.length} executions`);
-	const runData = await runDataOf(t.session, executions[0]);
+	const runData = await t.session.runData(executions[0].id);
 	const emitted = nodeItems(runData, TRIGGER);
 	must(emitted.length === 1, `${label}: the trigger emits one item`, `${emitted.length} items`);
 	const [after] = nodeItems(runData, AFTER_TRIGGER);
@@ -64,7 +63,7 @@ async function expectOneExecution(t, label, delivery) {
 
 /** Notifications that must start nothing: the count stays where it was. */
 async function expectNoExecution(t, label) {
-	const executions = await executionsSettled(t.session, t.trigger.id, t.expected, { quietMs: 2000 });
+	const executions = await t.session.settledExecutions(t.trigger.id, t.expected, { quietMs: 2000 });
 	check(executions.length === t.expected, `${label}: no execution started`, `${executions.length} executions, ${t.expected} expected`);
 }
 

@@ -14,9 +14,9 @@
 //   &signature=…`), opened by the person's browser. n8n ignores such a GET from a user agent it takes for a bot
 //   (link previews must not approve anything), and Node's fetch is one: the check sends a browser's User-Agent.
 
-const { post } = require('../lib/calls');
 const { requireFromN8n } = require('../lib/package');
-const { sleep } = require('../lib/processes');
+const { waitUntil } = require('../lib/processes');
+const { post } = require('../lib/rest');
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
@@ -47,16 +47,12 @@ function openChatSocket(serverUrl, { sessionId, executionId, resumeToken }) {
 		chat.closed = true;
 	});
 	chat.next = async (test, timeoutMs = 30_000) => {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const index = chat.messages.findIndex((message, at) => at >= chat.read && test(message));
-			if (index >= 0) {
-				chat.read = index + 1;
-				return chat.messages[index];
-			}
-			if (chat.closed || Date.now() > deadline) return undefined;
-			await sleep(100);
-		}
+		const index = () => chat.messages.findIndex((message, at) => at >= chat.read && test(message));
+		await waitUntil(() => chat.closed || index() >= 0, { timeoutMs, intervalMs: 100 });
+		const found = index();
+		if (found < 0) return undefined;
+		chat.read = found + 1;
+		return chat.messages[found];
 	};
 	chat.close = () => socket.close();
 	return chat;

@@ -1,5 +1,8 @@
 // Driving n8n 2.41's editor: finding parameters, adding a node, choosing options, the credential dialog.
 // No checks here: these helpers answer what the page shows, the editor check judges it.
+import { createRequire } from 'node:module';
+
+const { waitUntil } = createRequire(import.meta.url)('../lib/processes');
 
 /** Whether any element of the locator is visible. */
 export async function isShown(locator) {
@@ -113,7 +116,7 @@ export async function setNodeSetting(page, ndv, name, on) {
 	const isOn = () => toggle.evaluate((element) => element.classList.contains('is-checked'));
 	if ((await isOn()) !== on) await toggle.click();
 	// The switch is redrawn once n8n has stored the setting on the node.
-	for (let tries = 0; tries < 20 && (await isOn()) !== on; tries++) await page.waitForTimeout(100);
+	await waitUntil(async () => (await isOn()) === on, { timeoutMs: 2000, intervalMs: 100 });
 	return isOn();
 }
 

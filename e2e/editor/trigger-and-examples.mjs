@@ -7,6 +7,7 @@ import * as editor from './page.mjs';
 
 const require = createRequire(import.meta.url);
 const { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, loadExamples } = require('../lib/examples');
+const { waitUntil } = require('../lib/processes');
 
 const TRIGGER_ACTION = 'On new Payment Gateway event';
 const NOTICE = /Give the gateway the Production URL above as your notification \(webhook\) URL/;
@@ -57,8 +58,7 @@ async function importExample(page, name, workflow) {
 	// Sticky notes are drawn apart from the nodes.
 	const expected = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote').length;
 	const nodes = page.getByTestId('canvas-node');
-	const deadline = Date.now() + 15_000;
-	while ((await nodes.count()) < expected && Date.now() < deadline) await page.waitForTimeout(250);
+	await waitUntil(async () => (await nodes.count()) >= expected, { timeoutMs: 15_000 });
 	// Issues are computed once the nodes are on the canvas; give them a moment to show.
 	await page.waitForTimeout(1000);
 	return {

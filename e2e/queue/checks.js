@@ -29,8 +29,7 @@ function post(url, body) {
 
 /** The executions of a workflow finished since `seen` (ids) was taken, once there are `count` of them. */
 async function newExecutions(session, workflowId, seen, count, timeoutMs = 120_000) {
-	const done = await session.finishedExecutions(workflowId, seen.size + count, timeoutMs);
-	return done.filter((execution) => !seen.has(execution.id));
+	return session.finishedExecutions(workflowId, count, { timeoutMs, seen });
 }
 
 const idsOf = async (session, workflowId) => new Set((await session.executions({ workflowId })).map((e) => e.id));
