@@ -23,9 +23,9 @@
 //
 // `expectedFailures` lists the HTTP statuses this workflow may get from the
 // gateway; any other failed API request fails the workflow. Beyond the checks
-// below, e2e/workflow-context.js asserts for every workflow that no node output
-// holds a card number, CVV, expiry, the client secret or the card encryption
-// key, and run.js searches everything n8n stored for them (e2e/lib/leaks.js).
+// below, run.js asserts for every workflow that no node failed and that no node
+// output holds a card number, CVV, expiry, the client secret or the card
+// encryption key, and searches everything n8n stored for them (lib/leaks.js).
 
 const assert = require('node:assert/strict');
 
