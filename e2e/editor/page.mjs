@@ -1,8 +1,39 @@
-// Driving n8n 2.41's editor: finding parameters, adding a node, choosing options, the credential dialog.
-// No checks here: these helpers answer what the page shows, the editor check judges it.
+// Driving n8n's editor in headless Chromium (Debian's, installed when missing): the browser logged in as a REST
+// session, finding parameters, adding a node, choosing options, the credential dialog. No checks here: these helpers
+// answer what the page shows, the editor check judges it.
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-const { waitUntil } = createRequire(import.meta.url)('../lib/processes');
+import { chromium, selectors } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+const { aptInstall } = require('../lib/apt');
+const { waitUntil } = require('../lib/processes');
+
+const CHROMIUM = process.env.EDITOR_CHROMIUM ?? '/usr/bin/chromium';
+
+export async function ensureChromium(log) {
+	if (!existsSync(CHROMIUM)) await aptInstall('Chromium (Debian package)', ['chromium'], { log });
+}
+
+export function launchBrowser() {
+	// n8n's editor marks its elements with data-test-id.
+	selectors.setTestIdAttribute('data-test-id');
+	const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+	return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+}
+
+/**
+ * A browser context logged in as the REST session: its cookie, and the browser id the session cookie is bound to (the
+ * editor sends localStorage's n8n-browserId as the browser-id header).
+ */
+export async function editorContext(browser, session, { viewport }) {
+	const context = await browser.newContext({ viewport, baseURL: session.url });
+	context.setDefaultTimeout(20_000);
+	await context.addCookies([session.cookie]);
+	await context.addInitScript((id) => window.localStorage.setItem('n8n-browserId', id), session.browserId);
+	return context;
+}
 
 /** Whether any element of the locator is visible. */
 export async function isShown(locator) {
@@ -268,4 +299,37 @@ export async function uncapCredentialDialog(page, viewport) {
 	await page.addStyleTag({
 		content: '.el-dialog:has([data-test-id="credential-edit-dialog"]) { max-height: none !important; height: auto !important; }',
 	});
+}
+
+/** The fields of [name, label] not shown as `shown` says (input and label both visible, or neither). */
+export async function parametersNotAsExpected(scope, fields, shown) {
+	const wrong = [];
+	for (const [name, label] of fields) {
+		const state = await parameterState(scope, name, label, { expectShown: shown });
+		if (shown ? !(state.input && state.label) : state.input || state.label) wrong.push(`${label} (${name}): input ${state.input}, label ${state.label}`);
+	}
+	return wrong;
+}
+
+/** Imports a workflow file into a new workflow with "Import from File"; resolves with what the canvas shows. */
+export async function importFromFile(page, file, workflow) {
+	await openNewWorkflow(page);
+	await page.getByTestId('workflow-import-input').setInputFiles(file);
+	// Sticky notes are drawn apart from the nodes.
+	const expected = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote').length;
+	const nodes = page.getByTestId('canvas-node');
+	await waitUntil(async () => (await nodes.count()) >= expected, { timeoutMs: 15_000 });
+	// Issues are computed once the nodes are on the canvas; give them a moment to show.
+	await page.waitForTimeout(1000);
+	const complaints = [];
+	for (const toast of await page.locator('.el-notification').all()) {
+		if (/error|warning/.test((await toast.getAttribute('class')) ?? '')) complaints.push(((await toast.textContent()) ?? '').trim().replace(/\s+/g, ' '));
+	}
+	return {
+		expected,
+		nodes: await nodes.count(),
+		stickies: await page.getByTestId('sticky').count(),
+		issues: await page.getByTestId('node-issues').count(),
+		complaints,
+	};
 }
