@@ -7,8 +7,8 @@
 //   node e2e/matrix.js --report           the table again from .e2e/matrix/ (results.json and the logs), running nothing
 //
 // For each version: installs it (e2e/install-n8n.sh with E2E_N8N_VERSION), runs each check as `npm run <check>` with
-// E2E_N8N_VERSION set, keeps each log in .e2e/matrix/, and reads the check's closing "PASS|FAIL <name>: N passed,
-// N failed" line. Prints the results as the README's compatibility table (Markdown) and writes it with the counts to
+// E2E_N8N_VERSION set, keeps each log in .e2e/matrix/, and reads node:test's closing counts ("# pass N",
+// "# fail N"). Prints the results as the README's compatibility table (Markdown) and writes it with the counts to
 // .e2e/matrix/results.json. Exits non-zero when any check failed.
 
 const fs = require('node:fs');
@@ -26,18 +26,11 @@ const versions = process.argv.slice(2).filter((arg) => arg !== '--report').lengt
 	? process.argv.slice(2)
 	: [DEFAULT_VERSION, ...fs.readdirSync(path.join(__dirname, 'n8n-versions'))].sort(byVersion);
 
-/**
- * The counts of a check's closing line ("PASS|FAIL <name>: N passed, N failed", or npm run e2e's "N/M workflows
- * passed"), or null when it printed none (it stopped before its summary).
- */
+/** node:test's closing counts in a check's output (summed over its scripts), or null when it printed none (it was stopped). */
 function closingCounts(output) {
-	const lines = output.match(/^(PASS|FAIL) [^\n]*: \d+ passed, \d+ failed[^\n]*$/gm);
-	if (lines) {
-		const [, passed, failed] = /: (\d+) passed, (\d+) failed/.exec(lines.at(-1));
-		return { passed: Number(passed), failed: Number(failed) };
-	}
-	const workflows = [...output.matchAll(/^e2e: (\d+)\/(\d+) workflows passed/gm)].at(-1);
-	return workflows ? { passed: Number(workflows[1]), failed: Number(workflows[2]) - Number(workflows[1]) } : null;
+	const count = (name) => [...output.matchAll(new RegExp(`^[#ℹ] ${name} (\\d+)$`, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
+	if (!/^[#ℹ] pass \d+$/m.test(output)) return null;
+	return { passed: count('pass'), failed: count('fail') + count('cancelled') };
 }
 
 /**
@@ -123,7 +116,7 @@ async function main() {
 			fs.writeFileSync(logFile, output);
 			const counts = closingCounts(result.stdout);
 			row.checks[check] = { ok: result.code === 0, ...counts, seconds: Math.round((Date.now() - started) / 1000) };
-			console.log(output.split('\n').filter((line) => /^(PASS|FAIL) /.test(line)).slice(-3).join('\n'));
+			console.log(output.split('\n').filter((line) => /^(not ok \d|# (pass|fail) \d)/.test(line)).join('\n'));
 			console.log(`=== ${result.code === 0 ? 'passed' : 'FAILED'} (log: ${path.relative(ROOT, logFile)})`);
 		}
 	}

@@ -161,38 +161,3 @@ function cleanUp() {
 
 module.exports = { launch, run, mustRun, waitUntil, startOnFreePort, freePort, onCleanUp, cleanUp, seconds, sleep, tail };
 
-let interrupted = false;
-/** Whether the check was interrupted (SIGINT/SIGTERM): what fails afterwards is what the interruption stopped. */
-const wasInterrupted = () => interrupted;
-
-/**
- * Runs a check's main function: clean-up on success, on failure and on SIGINT/SIGTERM, then exits with the code
- * main resolved to (1 when it threw, 130 when interrupted).
- */
-function runCheck(main, { onError = (error) => console.error(error?.stack ?? error) } = {}) {
-	for (const signal of ['SIGINT', 'SIGTERM']) {
-		process.on(signal, async () => {
-			if (interrupted) return;
-			interrupted = true;
-			console.log(`FAIL interrupted by ${signal}: stopping everything started`);
-			await cleanUp();
-			process.exit(130);
-		});
-	}
-	Promise.resolve()
-		.then(main)
-		.then(
-			(code) => code,
-			(error) => {
-				if (!interrupted) onError(error);
-				return 1;
-			},
-		)
-		.then(async (code) => {
-			await cleanUp();
-			if (!interrupted) process.exit(code ?? 0);
-		});
-}
-
-module.exports.runCheck = runCheck;
-module.exports.wasInterrupted = wasInterrupted;
