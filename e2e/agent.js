@@ -15,18 +15,15 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { startSandbox } = require('../sandbox/gateway');
 const { approvalRequest, clickButton, openChatSocket, sendMessage } = require('./agent/chat');
 const { startModel } = require('./agent/model');
 const { modelRequestTexts, TOOL_CALL_ARGUMENTS } = require('./agent/stored');
-const { searchLeaks, story } = require('./lib/check');
+const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLES_DIR, knownTypes } = require('./lib/examples');
 const { gatewayRequest, paidPayment, unpaidOrder } = require('./lib/gateway');
 const { searchTexts, secretsToFind } = require('./lib/leaks');
-const { createN8n } = require('./lib/n8n');
-const { paths, preparePackage } = require('./lib/package');
+const { paths } = require('./lib/package');
 const { onCleanUp, sleep } = require('./lib/processes');
-const { RestSession } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'agent', 'user');
 const EXAMPLE_FILE = path.join(EXAMPLES_DIR, 'support-agent.json');
@@ -122,22 +119,17 @@ async function reviewedRefund(amount, buttonText) {
 
 step("the packed package in n8n with the stand-in model; support-agent.json imported, the check's agent workflows published", async () => {
 	s.example = JSON.parse(fs.readFileSync(EXAMPLE_FILE, 'utf8'));
-	await preparePackage(USER_FOLDER, { log });
-	s.sandbox = await startSandbox({ port: 0 });
-	onCleanUp(() => s.sandbox.close());
+	await setUp(s, USER_FOLDER, { log });
 	s.model = await startModel();
 	onCleanUp(() => s.model.close());
-	log(`sandbox gateway on ${s.sandbox.url}, stand-in model on ${s.model.url}`);
-	s.n8n = await createN8n({ userFolder: USER_FOLDER, log });
+	log(`stand-in model on ${s.model.url}`);
 	await s.n8n.importCredentials([
 		{ ...CREDENTIALS.gateway, data: s.sandbox.credentialData() },
 		{ ...CREDENTIALS.model, data: { apiKey: 'stand-in-model-key', url: s.model.url } },
 	]);
 	await s.n8n.mustCli('imported examples/support-agent.json (n8n import:workflow)', ['import:workflow', `--input=${EXAMPLE_FILE}`]);
 	s.stored.push(s.example);
-	s.server = await s.n8n.start();
-	s.session = new RestSession(s.server.url);
-	await s.session.setupOwner();
+	await startN8n(s);
 	for (const name of ['refunds', 'card']) {
 		const deployed = await s.session.deploy(JSON.parse(fs.readFileSync(path.join(__dirname, 'agent', `${name}.json`), 'utf8')), s.server);
 		s.stored.push(deployed.stored);

@@ -15,15 +15,12 @@ import { test } from 'node:test';
 import * as editor from './editor/page.mjs';
 
 const require = createRequire(import.meta.url);
-const { startSandbox } = require('../sandbox/gateway');
 const FIELDS = require('./editor/fields.json');
-const { searchLeaks, story } = require('./lib/check');
+const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLE_CREDENTIAL_NAME, EXAMPLES_DIR, loadExamples } = require('./lib/examples');
 const { cardPayment, storedCards, unpaidOrder } = require('./lib/gateway');
-const { createN8n } = require('./lib/n8n');
-const { paths, preparePackage } = require('./lib/package');
+const { paths } = require('./lib/package');
 const { onCleanUp } = require('./lib/processes');
-const { RestSession } = require('./lib/rest');
 
 const WORK = path.join(paths.ROOT, '.e2e', 'editor');
 const USER_FOLDER = path.join(WORK, 'user');
@@ -48,13 +45,7 @@ const TOKEN_MODE_FIELDS = FIELDS.cardMode.filter(([name]) => !FIELDS.cardOnly.so
 const CREDENTIAL_CASES = [
 	{ label: 'active client', status: 'OK', answer: 200, data: (sandbox) => sandbox.credentialData() },
 	{ label: 'wrong client secret', status: 'Error', mentions: '401', answer: 401, data: (sandbox) => sandbox.credentialData({ clientSecret: WRONG_SECRET }) },
-	{
-		label: 'inactive client',
-		status: 'Error',
-		mentions: '401',
-		answer: 401,
-		data: ({ credentialData, clients: { inactive } }) => credentialData({ clientId: inactive.clientId, clientSecret: inactive.clientSecret }),
-	},
+	{ label: 'inactive client', status: 'Error', mentions: '401', answer: 401, data: (sandbox) => sandbox.credentialData({ ...sandbox.clients.inactive }) },
 	{ label: 'Base URL without the API prefix', status: 'Error', mentions: 'Base URL', answer: 404, outsideApi: true, data: (sandbox) => sandbox.credentialData({ baseUrl: sandbox.url }) },
 ];
 
@@ -81,14 +72,8 @@ const requestsSeen = () => s.sandbox.requests.map((request) => `${request.method
 step('the packed package in a fresh user folder, the sandbox, n8n start, the owner set up and logged in over REST', async () => {
 	mkdirSync(SHOTS, { recursive: true });
 	await editor.ensureChromium(log);
-	await preparePackage(USER_FOLDER, { log });
-	s.sandbox = await startSandbox({ port: 0 });
-	onCleanUp(() => s.sandbox.close());
-	log(`sandbox gateway on ${s.sandbox.url}`);
-	s.n8n = await createN8n({ userFolder: USER_FOLDER, log });
-	s.server = await s.n8n.start();
-	s.session = new RestSession(s.server.url);
-	await s.session.setupOwner();
+	await setUp(s, USER_FOLDER, { log });
+	await startN8n(s);
 	await s.session.login();
 	const created = await s.session.data('POST', '/rest/credentials', { name: 'Payment Gateway sandbox (REST credential test)', type: CREDENTIAL_TYPE, data: s.sandbox.credentialData() });
 	assert.equal(typeof created?.id, 'string', 'a credential stored through POST /rest/credentials');

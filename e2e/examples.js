@@ -16,15 +16,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { startSandbox } = require('../sandbox/gateway');
 const { customerIdFor } = require('../sandbox/state');
-const { searchLeaks, story } = require('./lib/check');
+const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLE_CREDENTIAL_NAME, EXAMPLES_DIR, knownTypes, loadExamples, withCodeList, withSetField } = require('./lib/examples');
 const { gatewayRequest, storedCards } = require('./lib/gateway');
-const { createN8n } = require('./lib/n8n');
-const { paths, preparePackage } = require('./lib/package');
-const { onCleanUp, tail } = require('./lib/processes');
-const { nodeItems, post, RestSession } = require('./lib/rest');
+const { paths } = require('./lib/package');
+const { tail } = require('./lib/processes');
+const { nodeItems, post } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'examples', 'user');
 const CREDENTIAL = { id: 'pgExampleCred001', name: EXAMPLE_CREDENTIAL_NAME, type: 'paymentGatewayApi' };
@@ -113,16 +111,10 @@ check('card-payment saves no execution data (success, error, manual)', () => {
 step('the packed package in n8n, the examples imported with n8n import:workflow, n8n started', async () => {
 	for (const name of CHECKED_ELSEWHERE) delete examples[name];
 	s.stored.push(...Object.values(examples));
-	await preparePackage(USER_FOLDER, { log });
-	s.sandbox = await startSandbox({ port: 0 });
-	onCleanUp(() => s.sandbox.close());
-	log(`sandbox gateway on ${s.sandbox.url}`);
-	s.n8n = await createN8n({ userFolder: USER_FOLDER, log, env: N8N_SETTINGS });
+	await setUp(s, USER_FOLDER, { log, env: N8N_SETTINGS });
 	await s.n8n.importCredentials([{ ...CREDENTIAL, data: s.sandbox.credentialData({ checkoutPageUrl: CHECKOUT_PAGE }) }]);
 	await s.n8n.importWorkflows(Object.values(examples));
-	s.server = await s.n8n.start();
-	s.session = new RestSession(s.server.url);
-	await s.session.setupOwner();
+	await startN8n(s);
 });
 
 check(`n8n knows every node type and version of the examples, and their nodes use the credential "${EXAMPLE_CREDENTIAL_NAME}"`, async () => {

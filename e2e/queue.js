@@ -17,14 +17,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { startSandbox } = require('../sandbox/gateway');
-const { searchLeaks, story } = require('./lib/check');
+const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { call, cardPayment, DECLINED_CARD, inPool, unpaidOrder } = require('./lib/gateway');
-const { createN8n } = require('./lib/n8n');
-const { preparePackage, paths, requireFromN8n } = require('./lib/package');
+const { paths, requireFromN8n } = require('./lib/package');
 const queue = require('./lib/queue');
-const { onCleanUp, seconds, sleep } = require('./lib/processes');
-const { nodeItems, post, RestSession } = require('./lib/rest');
+const { seconds, sleep } = require('./lib/processes');
+const { nodeItems, post } = require('./lib/rest');
 const { whereRan } = require('./queue/where-ran');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'queue', 'user');
@@ -156,21 +154,15 @@ async function reconcile(times, mustUse) {
 }
 
 step(`the packed package in queue mode: main, ${queue.WORKERS.length} workers and the webhook processor healthy, three workflows published`, async () => {
-	await preparePackage(USER_FOLDER, { log });
-	s.sandbox = await startSandbox({ port: 0 });
-	onCleanUp(() => s.sandbox.close());
-	log(`sandbox gateway on ${s.sandbox.url}`);
-	s.n8n = await createN8n({ userFolder: USER_FOLDER, deployment: 'queue', log });
+	await setUp(s, USER_FOLDER, { log, deployment: 'queue' });
 	// The first command starts PostgreSQL and Redis and migrates the new database.
 	await s.n8n.importCredentials([{ ...CREDENTIAL, data: s.sandbox.credentialData() }]);
 	const { versions } = await queue.services(s.n8n);
 	const node = execFileSync(paths.NODE, ['-v'], { encoding: 'utf8' }).trim();
 	log(`n8n ${requireFromN8n('n8n/package.json').version} on Node ${node}; ${versions.postgres}; ${versions.redis}`);
 	const since = Date.now();
-	s.server = await s.n8n.start();
-	log(`main, workers and webhook processor healthy in ${seconds(since)}`);
-	s.session = new RestSession(s.server.url);
-	await s.session.setupOwner();
+	await startN8n(s);
+	log(`main, workers and webhook processor healthy, the owner set up, in ${seconds(since)}`);
 	const reconciliation = reconciliationWorkflow();
 	log(`the reconciliation workflow comes from ${reconciliation.source}`);
 	const workflows = { reconciliation: reconciliation.workflow, ...Object.fromEntries(['checkout-refund', 'notifications'].map((name) => [name, readJson(path.join(__dirname, 'queue', `${name}.json`))])) };

@@ -16,15 +16,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { startSandbox } = require('../sandbox/gateway');
 const checks = require('./check');
-const { searchLeaks, story } = require('./lib/check');
+const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { storedCards } = require('./lib/gateway');
 const { TEST_CARD_NUMBERS } = require('./lib/leaks');
-const { createN8n } = require('./lib/n8n');
-const { preparePackage, paths, PACKAGE_NAME } = require('./lib/package');
-const { onCleanUp, seconds, tail } = require('./lib/processes');
-const { nodeItems, post, RestSession } = require('./lib/rest');
+const { paths, PACKAGE_NAME } = require('./lib/package');
+const { seconds, tail } = require('./lib/processes');
+const { nodeItems, post } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'user-folder');
 const WORKFLOW_DIR = path.resolve(paths.ROOT, process.env.E2E_WORKFLOWS_FROM || 'e2e/workflows');
@@ -115,14 +113,10 @@ const state = { stored: byCli.map((w) => w.workflow) };
 const { step, check } = story();
 
 step(`the packed package installed into a real n8n, with the sandbox's credential and the workflows of ${path.relative(paths.ROOT, WORKFLOW_DIR)}`, async () => {
-	await preparePackage(USER_FOLDER, { log });
 	// The sandbox runs in this process: the checks read its request log.
-	const sandbox = (state.sandbox = await startSandbox({ port: 0 }));
-	onCleanUp(() => sandbox.close());
-	log(`sandbox gateway on ${sandbox.url}`);
-	state.n8n = await createN8n({ userFolder: USER_FOLDER, log });
-	await state.n8n.importCredentials([{ ...CREDENTIAL, data: sandbox.credentialData() }]);
-	if (byCli.length) await state.n8n.importWorkflows(byCli.map((w) => withSandboxUrl(w.workflow, sandbox)));
+	await setUp(state, USER_FOLDER, { log });
+	await state.n8n.importCredentials([{ ...CREDENTIAL, data: state.sandbox.credentialData() }]);
+	if (byCli.length) await state.n8n.importWorkflows(byCli.map((w) => withSandboxUrl(w.workflow, state.sandbox)));
 });
 
 for (const entry of byCli) {
@@ -140,11 +134,7 @@ for (const entry of byCli) {
 }
 
 if (byWebhook.length) {
-	step('n8n start, the owner set up over REST', async () => {
-		state.server = await state.n8n.start();
-		state.session = new RestSession(state.server.url);
-		await state.session.setupOwner();
-	});
+	step('n8n start, the owner set up over REST', () => startN8n(state));
 }
 
 for (const entry of byWebhook) {

@@ -9,12 +9,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { startSandbox } = require('../sandbox/gateway');
-const { searchLeaks, story } = require('./lib/check');
-const { createN8n } = require('./lib/n8n');
-const { paths, preparePackage } = require('./lib/package');
-const { onCleanUp } = require('./lib/processes');
-const { nodeItems, post, RestSession } = require('./lib/rest');
+const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { paths } = require('./lib/package');
+const { nodeItems, post } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'trigger', 'user');
 const CREDENTIAL = { id: 'pgSandboxCred001', name: 'Payment Gateway sandbox', type: 'paymentGatewayApi' };
@@ -74,17 +71,11 @@ const refund = (paymentId, amount) =>
 	});
 
 step("the packed package in n8n, the trigger and two helper workflows published over REST, the trigger's URL live", async () => {
-	await preparePackage(USER_FOLDER, { log });
-	s.sandbox = await startSandbox({ port: 0 });
-	onCleanUp(() => s.sandbox.close());
-	log(`sandbox gateway on ${s.sandbox.url}`);
-	s.n8n = await createN8n({ userFolder: USER_FOLDER, log });
+	await setUp(s, USER_FOLDER, { log });
 	await s.n8n.importCredentials([{ ...CREDENTIAL, data: s.sandbox.credentialData() }]);
-	const server = await s.n8n.start();
-	s.session = new RestSession(server.url);
-	await s.session.setupOwner();
+	await startN8n(s);
 	for (const name of ['notifications', 'pay', 'refund']) {
-		const deployed = await s.session.deploy(load(name), server);
+		const deployed = await s.session.deploy(load(name), s.server);
 		s.stored.push(deployed.stored);
 		s[name === 'notifications' ? 'trigger' : name] = deployed;
 	}

@@ -1,13 +1,17 @@
 'use strict';
 
-// What every check adds to node:test: clean-up after the last test and on Ctrl-C, tests that build on each other, and
-// the leak search over what n8n stored.
+// What every check adds to node:test: clean-up after the last test and on Ctrl-C, tests that build on each other, the
+// set-up they share, and the leak search over what n8n stored.
 
 const assert = require('node:assert/strict');
 const { after, test } = require('node:test');
 
+const { startSandbox } = require('../../sandbox/gateway');
 const { findLeaks, printLeaks, secretsToFind } = require('./leaks');
-const { cleanUp } = require('./processes');
+const { createN8n } = require('./n8n');
+const { preparePackage } = require('./package');
+const { cleanUp, onCleanUp } = require('./processes');
+const { RestSession } = require('./rest');
 
 after(cleanUp);
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -40,6 +44,22 @@ function story() {
 	return { step: register(true), check: register(false), failures: () => failures };
 }
 
+/** The packed package installed into a real n8n on `userFolder`, and the sandbox gateway: `s.sandbox`, `s.n8n`. */
+async function setUp(s, userFolder, { log, ...options }) {
+	await preparePackage(userFolder, { log });
+	s.sandbox = await startSandbox({ port: 0 });
+	onCleanUp(() => s.sandbox.close());
+	log(`sandbox gateway on ${s.sandbox.url}`);
+	s.n8n = await createN8n({ userFolder, log, ...options });
+}
+
+/** n8n started, its owner set up over REST: `s.server`, `s.session`. */
+async function startN8n(s) {
+	s.server = await s.n8n.start();
+	s.session = new RestSession(s.server.url);
+	await s.session.setupOwner();
+}
+
 /**
  * Stops n8n and searches what it stored for the secrets of the sandbox's clients (and `clients`), its card
  * encryption key and the card data of `workflows` and `cards`; fails on a hit or when there was nothing to search.
@@ -57,4 +77,4 @@ async function searchLeaks(n8n, sandbox, { workflows = [], cards = [], clients =
 	return { result, secrets };
 }
 
-module.exports = { story, searchLeaks };
+module.exports = { story, setUp, startN8n, searchLeaks };

@@ -18,9 +18,7 @@ const ENCRYPTION_KEY = 'e2e-only-encryption-key-7d0c2f5b9a';
 const parseJson = (text) => {
 	try {
 		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
+	} catch {}
 };
 
 /** Deployment "single": one `n8n start` on a sqlite database in the user folder. */
@@ -96,10 +94,8 @@ const healthy = async (url) => {
 };
 
 /**
- * @param {object} options
- * @param {string} options.userFolder  N8N_USER_FOLDER (the package installed in its .n8n/nodes beforehand)
- * @param {string} [options.deployment]  'single' (default; E2E_N8N_DEPLOYMENT overrides) or 'queue'
- * @param {Record<string, string>} [options.env]  settings every process and command gets (N8N_PORT fixes main's port)
+ * One n8n on `userFolder` (the package installed in its .n8n/nodes beforehand), deployed as `deployment` ('single',
+ * or E2E_N8N_DEPLOYMENT), with the settings `env` in every process and command (N8N_PORT fixes main's port).
  */
 async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYMENT || 'single', log = console.log, env: settings = {} }) {
 	if (!DEPLOYMENTS[deployment]) throw new Error(`unknown n8n deployment "${deployment}"`);
@@ -128,12 +124,10 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 			};
 		},
 
-		/** `n8n <args>`; resolves with { code, signal, stdout, stderr } whatever the exit code. */
+		/** `n8n <args>`: { code, signal, stdout, stderr } whatever the exit code. */
 		cli: async (args) => run(paths.NODE, [paths.N8N_BIN, ...args], { cwd: userFolder, env: await n8n.env('cli'), timeoutMs: COMMAND_TIMEOUT_MS }),
-
 		/** `cli`, but a non-zero exit throws; logs `what` with the time taken. */
-		mustCli: async (what, args) =>
-			mustRun(what, paths.NODE, [paths.N8N_BIN, ...args], { cwd: userFolder, env: await n8n.env('cli'), timeoutMs: COMMAND_TIMEOUT_MS, log }),
+		mustCli: async (what, args) => mustRun(what, paths.NODE, [paths.N8N_BIN, ...args], { cwd: userFolder, env: await n8n.env('cli'), timeoutMs: COMMAND_TIMEOUT_MS, log }),
 
 		/** `import:credentials` of [{ id, name, type, data }], the data plain: n8n encrypts it. */
 		importCredentials: (credentials) =>
@@ -205,7 +199,6 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 			n8n.server = undefined;
 			return server?.stop();
 		},
-
 		/** Leaves what start() started running after the check (for a look by hand). */
 		keep() {
 			n8n.server?.keep();
