@@ -21,6 +21,7 @@ const { mustRun, onCleanUp } = require('./lib/processes');
 const ROOT = paths.ROOT;
 const SRC = path.join(ROOT, 'e2e', 'scanner');
 const DEST = path.join(ROOT, '.e2e', 'scanner');
+const requireFromScanner = createRequire(path.join(DEST, 'package.json'));
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 const log = (message) => console.log(`scan: ${message}`);
 const s = {};
@@ -29,9 +30,7 @@ const { step, check } = story();
 /** 1. The scanner, as pinned; `--ignore-scripts` because its package-manager guard runs at install. */
 async function installScanner() {
 	const files = ['package.json', 'package-lock.json'];
-	const sum = createHash('sha256')
-		.update(files.map((file) => fs.readFileSync(path.join(SRC, file))).join('\0'))
-		.digest('hex');
+	const sum = createHash('sha256').update(files.map((file) => fs.readFileSync(path.join(SRC, file))).join('\0')).digest('hex');
 	const stamp = path.join(DEST, '.stamp-install');
 	const installed = path.join(DEST, 'node_modules', '@n8n', 'scan-community-package', 'package.json');
 	if (fs.existsSync(installed) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === sum) {
@@ -48,33 +47,18 @@ async function installScanner() {
 
 /** The scanner's parser must get a TypeScript it can drive: 7.x (the native port) has no JS API and breaks it. */
 function checkParserTypeScript() {
-	const requireFromScanner = createRequire(path.join(DEST, 'package.json'));
 	const estree = requireFromScanner.resolve('@typescript-eslint/typescript-estree');
 	const typescript = createRequire(estree)('typescript/package.json').version;
 	const scanner = requireFromScanner('@n8n/scan-community-package/package.json').version;
 	log(`@n8n/scan-community-package ${scanner}; its TypeScript parser uses typescript ${typescript}`);
-	if (Number(typescript.split('.')[0]) >= 7) {
-		throw new Error(
-			`typescript ${typescript} breaks @typescript-eslint's parser: pin an earlier one with "overrides" in e2e/scanner/package.json`,
-		);
-	}
+	if (Number(typescript.split('.')[0]) >= 7) throw new Error(`typescript ${typescript} breaks @typescript-eslint's parser: pin an earlier one with "overrides" in e2e/scanner/package.json`);
 }
 
-/**
- * Lints like `analyzePackage` (same config, options and file selection) but keeps
- * the warnings too: `analyzePackage` reports only whether there were errors.
- */
+/** Lints like `analyzePackage` (same config, options and files) but keeps the warnings: it says only whether there were errors. */
 async function lintReport(scanner, dir, patterns) {
-	const requireFromScanner = createRequire(path.join(DEST, 'package.json'));
 	const { ESLint } = await import(pathToFileURL(requireFromScanner.resolve('eslint')).href);
-	const glob = requireFromScanner('fast-glob');
-	const eslint = new ESLint({
-		cwd: dir,
-		allowInlineConfig: false,
-		overrideConfigFile: true,
-		overrideConfig: await scanner.buildScanConfig(),
-	});
-	const files = glob.sync(patterns, { cwd: dir, absolute: true, ignore: ['node_modules/**', '**/package-lock.json'] });
+	const eslint = new ESLint({ cwd: dir, allowInlineConfig: false, overrideConfigFile: true, overrideConfig: await scanner.buildScanConfig() });
+	const files = requireFromScanner('fast-glob').sync(patterns, { cwd: dir, absolute: true, ignore: ['node_modules/**', '**/package-lock.json'] });
 	const results = await eslint.lintFiles(files);
 	const formatter = await eslint.loadFormatter('stylish');
 	return {
