@@ -116,7 +116,8 @@ async function main() {
 			fs.writeFileSync(logFile, output);
 			const counts = closingCounts(result.stdout);
 			row.checks[check] = { ok: result.code === 0, ...counts, seconds: Math.round((Date.now() - started) / 1000) };
-			console.log(output.split('\n').filter((line) => /^(not ok \d|# (pass|fail) \d)/.test(line)).join('\n'));
+			// Failed tests and the counts, as TAP (older Node.js writing to a pipe) or the spec reporter print them.
+			console.log(output.split('\n').filter((line) => /^(not ok \d|✖ |[#ℹ] (pass|fail|cancelled) \d)/.test(line)).join('\n'));
 			console.log(`=== ${result.code === 0 ? 'passed' : 'FAILED'} (log: ${path.relative(ROOT, logFile)})`);
 		}
 	}
