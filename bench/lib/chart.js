@@ -4,7 +4,7 @@
 // and vega in Node (vega-lite is ESM with top-level await, hence the dynamic imports).
 
 const IDEAL = 'ideal: concurrency / latency';
-const SERIES = ["node in n8n's engine", 'plain signed axios', IDEAL];
+const SERIES = ["node in n8n's engine", 'plain signed axios', IDEAL, "floor: minimal node, n8n's HTTP helper"];
 
 async function throughputSvg(results) {
 	const vegaLite = await import('vega-lite');
@@ -15,6 +15,7 @@ async function throughputSvg(results) {
 		{ concurrency: row.concurrency, series: SERIES[0], itemsPerSecond: row.node.itemsPerSecond },
 		{ concurrency: row.concurrency, series: SERIES[1], itemsPerSecond: row.plain.itemsPerSecond },
 		{ concurrency: row.concurrency, series: SERIES[2], itemsPerSecond: row.idealItemsPerSecond },
+		...(row.floor ? [{ concurrency: row.concurrency, series: SERIES[3], itemsPerSecond: row.floor.itemsPerSecond }] : []),
 	]);
 	const spec = {
 		$schema: 'https://vega.github.io/schema/vega-lite/v6.json',

@@ -60,4 +60,4 @@ function plainClient(sandbox, loggedHeaders, { freshConnection = false } = {}) {
 	};
 }
 
-module.exports = { plainClient };
+module.exports = { CHECK_STATUS_PATH, plainClient };

@@ -21,8 +21,15 @@ function printOverhead(overhead) {
 	const row = (label, { medianMsPerItem, minMsPerItem, maxMsPerItem }) =>
 		console.log(`  ${label.padEnd(52)} ${ms(medianMsPerItem, 3)} [${ms(minMsPerItem, 3)}-${ms(maxMsPerItem, 3)}]`);
 	row("node in n8n's engine", overhead.node);
+	if (overhead.floor) row("floor: a minimal node through n8n's HTTP helper", overhead.floor);
 	row('plain signed axios, keep-alive', overhead.plainKeepAlive);
 	row('plain signed axios, a new connection per request', overhead.plainNewConnection);
+	if (overhead.floor) {
+		console.log(
+			`  node / floor ${overhead.ratioNodeToFloor.toFixed(2)}x wall time, ${overhead.cpuRatioNodeToFloor.toFixed(2)}x CPU time` +
+				` (${ms(overhead.node.medianCpuMsPerItem, 3)} against ${ms(overhead.floor.medianCpuMsPerItem, 3)} ms of CPU per item)`,
+		);
+	}
 	console.log(
 		`  overhead ratio node / plain ${overhead.ratioNodeToPlain.toFixed(2)}x` +
 			` (node / plain with new connections ${overhead.ratioNodeToPlainNewConnection.toFixed(2)}x);` +
@@ -32,12 +39,15 @@ function printOverhead(overhead) {
 
 function printThroughput(rows, { latencyMs, items }) {
 	console.log(`\nThroughput at ${latencyMs} ms latency, ${items} items per run (ideal = concurrency / latency)`);
-	console.log('  concurrency   ideal/s    node/s  of ideal   plain/s  of ideal  node/plain');
+	console.log('  concurrency   ideal/s    node/s  of ideal   floor/s  of ideal   plain/s  of ideal  floor/node  node/plain');
 	for (const row of rows) {
+		const floor = row.floor ?? { itemsPerSecond: NaN, fractionOfIdeal: NaN };
 		console.log(
 			`  ${pad(row.concurrency, 11)} ${pad(row.idealItemsPerSecond.toFixed(0), 9)} ${pad(row.node.itemsPerSecond.toFixed(1), 9)}` +
-				` ${pad(percent(row.node.fractionOfIdeal), 9)} ${pad(row.plain.itemsPerSecond.toFixed(1), 9)}` +
-				` ${pad(percent(row.plain.fractionOfIdeal), 9)} ${pad((row.node.itemsPerSecond / row.plain.itemsPerSecond).toFixed(2), 11)}`,
+				` ${pad(percent(row.node.fractionOfIdeal), 9)} ${pad(floor.itemsPerSecond.toFixed(1), 9)} ${pad(percent(floor.fractionOfIdeal), 9)}` +
+				` ${pad(row.plain.itemsPerSecond.toFixed(1), 9)}` +
+				` ${pad(percent(row.plain.fractionOfIdeal), 9)} ${pad((floor.itemsPerSecond / row.node.itemsPerSecond).toFixed(2), 11)}` +
+				` ${pad((row.node.itemsPerSecond / row.plain.itemsPerSecond).toFixed(2), 11)}`,
 		);
 	}
 	const [first] = rows;

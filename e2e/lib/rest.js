@@ -110,10 +110,25 @@ class RestSession {
 		return this.data('POST', '/rest/workflows', { name, nodes, connections, settings, pinData, active: false });
 	}
 
-	/** What the editor's Publish button sends. */
+	/**
+	 * What the editor's Publish button sends: POST /rest/workflows/<id>/activate with the current versionId.
+	 * n8n 2.0 keeps no version of a workflow imported with `n8n import:workflow` and answers 404 "Version not found":
+	 * there a person saves it once in the editor after a change, which is done here by moving its first node by one
+	 * pixel (a save without a change keeps no version either).
+	 */
 	async activateWorkflow(id) {
-		const { versionId } = await this.data('GET', `/rest/workflows/${id}`);
-		return this.data('POST', `/rest/workflows/${id}/activate`, { versionId });
+		const workflow = await this.data('GET', `/rest/workflows/${id}`);
+		const published = await this.call('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.versionId });
+		if (published.status !== 404 || !/Version not found/.test(published.text)) {
+			if (published.status < 200 || published.status > 299) {
+				throw new Error(`POST /rest/workflows/${id}/activate answered HTTP ${published.status}: ${published.text.slice(0, 300)}`);
+			}
+			return published.body?.data;
+		}
+		const [first, ...rest] = workflow.nodes;
+		const moved = { ...first, position: [first.position[0] + 1, first.position[1]] };
+		const saved = await this.data('PATCH', `/rest/workflows/${id}`, { versionId: workflow.versionId, nodes: [moved, ...rest] });
+		return this.data('POST', `/rest/workflows/${id}/activate`, { versionId: saved.versionId });
 	}
 
 	/**

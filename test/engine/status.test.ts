@@ -315,3 +315,46 @@ describe('writes are never retried', () => {
 		expect(status.items[0].json.errMessage).toBe('Transaction not initiated');
 	});
 });
+
+describe('options: the same for every item unless an expression makes them differ', () => {
+	it('an expression in the options is read for each item', async () => {
+		const orderIds = [await createOrder(sandbox), await createOrder(sandbox)];
+		sandbox.clearLog();
+		const result = await runNode(
+			sandbox,
+			{ ...byOrderId('={{ $json.orderId }}'), options: { acceptLanguage: '={{ $json.lang }}', concurrency: 2 } },
+			[
+				{ orderId: orderIds[0], lang: 'ar-OM' },
+				{ orderId: orderIds[1], lang: 'fr-FR' },
+			],
+		);
+		expect(result.error).toBeUndefined();
+		const byOrder = new Map(sandbox.requests.map((request) => [new URL(request.path, 'http://x').searchParams.get('orderId'), request]));
+		expect(byOrder.get(orderIds[0])?.headers['accept-language']).toBe('ar-OM');
+		expect(byOrder.get(orderIds[1])?.headers['accept-language']).toBe('fr-FR');
+	});
+
+	it('fixed options apply to every item, and a refused fixed option names each item it refuses', async () => {
+		const orderIds = [await createOrder(sandbox), await createOrder(sandbox), await createOrder(sandbox)];
+		sandbox.clearLog();
+		const fixed = await runNode(
+			sandbox,
+			{ ...byOrderId('={{ $json.orderId }}'), options: { acceptLanguage: 'de-DE' } },
+			orderIds.map((orderId) => ({ orderId })),
+		);
+		expect(fixed.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.headers['accept-language'])).toEqual(['de-DE', 'de-DE', 'de-DE']);
+
+		sandbox.clearLog();
+		const refused = await runNode(
+			sandbox,
+			{ ...byOrderId('={{ $json.orderId }}'), options: { timeout: 0.5 } },
+			orderIds.map((orderId) => ({ orderId })),
+			{ continueOnFail: true },
+		);
+		expect(sandbox.requests).toHaveLength(0);
+		expect(refused.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(refused.items.map((item) => item.json.itemIndex)).toEqual([0, 1, 2]);
+		for (const item of refused.items) expect(item.json.error).toMatch(/Timeout \(options\.timeout\)/);
+	});
+});

@@ -16,7 +16,7 @@ const { deepCopy, NodeConnectionTypes, Workflow, createRunExecutionData } = requ
 
 const { ensureSetup, internals } = require('./engine');
 
-const { HarnessNodeTypes, HarnessCredentialsHelper, registerNodeType, setUpCredentials, executeWorkflow, clone } = internals;
+const { HarnessNodeTypes, HarnessCredentialsHelper, harnessNode, registerNodeType, setUpCredentials, executeWorkflow } = internals;
 
 const AGENT_TYPE = 'n8n-nodes-harness.agent';
 const AGENT_NAME = 'Agent';
@@ -107,17 +107,17 @@ async function runAsTool(options) {
 
 	const credentialsHelper = new HarnessCredentialsHelper(nodeTypes);
 	const credentials = setUpCredentials(credentialsHelper, options);
-	const tool = {
+	const tool = harnessNode({
 		id: 'tool-under-test',
 		name: nodeName,
 		type: fullTypeName,
 		typeVersion: 1,
 		position: [0, 200],
-		parameters: clone(parameters),
+		parameters,
 		credentials,
-	};
-	if (onError !== undefined) tool.onError = onError;
-	if (retryOnFail) Object.assign(tool, { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+		onError,
+		retryOnFail,
+	});
 	const agent = { id: 'harness-agent', name: AGENT_NAME, type: AGENT_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
 	const workflow = new Workflow({
 		id: 'harness-agent-workflow',

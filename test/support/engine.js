@@ -600,6 +600,16 @@ function nodeResult(run, nodeName) {
 	return result;
 }
 
+/** The node under test as a workflow holds it, with n8n's node settings On Error and Retry On Fail when given. */
+function harnessNode({ credentials, onError, retryOnFail, parameters, ...node }) {
+	const built = { ...node, parameters: clone(parameters) };
+	if (Object.keys(credentials).length > 0) built.credentials = credentials;
+	if (onError !== undefined) built.onError = onError;
+	// n8n's node setting: WorkflowExecute runs the whole node again after a failure.
+	if (retryOnFail) Object.assign(built, { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
+	return built;
+}
+
 async function runWorkflow(options) {
 	ensureSetup();
 	const {
@@ -629,19 +639,17 @@ async function runWorkflow(options) {
 	const credentialsHelper = new HarnessCredentialsHelper(nodeTypes);
 	const nodeCredentials = setUpCredentials(credentialsHelper, options);
 
-	const nodeUnderTest = {
+	const nodeUnderTest = harnessNode({
 		id: 'node-under-test',
 		name: nodeName,
 		type: fullTypeName,
 		typeVersion,
 		position: [250, 0],
-		parameters: clone(parameters),
-	};
-	if (Object.keys(nodeCredentials).length > 0) nodeUnderTest.credentials = nodeCredentials;
-	if (onError !== undefined) nodeUnderTest.onError = onError;
-	else if (continueOnFail) nodeUnderTest.onError = 'continueRegularOutput';
-	// n8n's node setting: WorkflowExecute runs the whole node again after a failure.
-	if (retryOnFail) Object.assign(nodeUnderTest, { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
+		parameters,
+		credentials: nodeCredentials,
+		onError: onError ?? (continueOnFail ? 'continueRegularOutput' : undefined),
+		retryOnFail,
+	});
 
 	const inputNode = {
 		id: 'harness-input',
@@ -870,6 +878,7 @@ module.exports = {
 	internals: {
 		HarnessNodeTypes,
 		HarnessCredentialsHelper,
+		harnessNode,
 		buildAdditionalData,
 		registerNodeType,
 		setUpCredentials,

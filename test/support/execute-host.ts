@@ -90,7 +90,8 @@ export async function runOnHost(
 		type: 'n8n-nodes-payment-gateway.paymentGateway',
 		typeVersion: 1,
 		position: [0, 0] as [number, number],
-		parameters: {},
+		// Values that differ between items come from expressions in n8n: the node reads fixed options only once.
+		parameters: { options: '={{ $json.options }}' },
 		credentials: { paymentGatewayApi: { id: 'generated', name: 'Generated' } },
 		onError: continueOnFail ? ('continueRegularOutput' as const) : undefined,
 	};

@@ -22,6 +22,20 @@ function opensslHmac(secret: string, data: string): string {
 describe('PaymentGatewayApi.authenticate', () => {
 	const credential = new PaymentGatewayApi();
 
+	it('signs each request of one credential object for its own path, and follows a changed secret', async () => {
+		const same = { ...credentials };
+		const sign = async (url: string) =>
+			(await credential.authenticate(same, { method: 'GET', baseURL: same.baseUrl, url })).headers as Record<string, string>;
+		const first = await sign('/transaction/status/PAY1');
+		expect(first['X-Signature']).toBe(opensslHmac('secret-1', '/transaction/status/PAY1'));
+		expect((await sign('/transaction/status/PAY1'))['X-Signature']).toBe(first['X-Signature']);
+		expect((await sign('/transaction/status/PAY2'))['X-Signature']).toBe(opensslHmac('secret-1', '/transaction/status/PAY2'));
+		same.clientSecret = 'secret-2';
+		const changed = await sign('/transaction/status/PAY2');
+		expect(changed['X-Signature']).toBe(opensslHmac('secret-2', '/transaction/status/PAY2'));
+		expect(changed.Authorization).toBe(`Basic ${Buffer.from('client-1:secret-2').toString('base64')}`);
+	});
+
 	it('signs apiPath + the exact body string it sends, and adds Basic auth and merchant headers', async () => {
 		const body = { amount: 10.5, currency: 'USD', customerFields: { name: 'Zoë' } };
 		const signed = await credential.authenticate(credentials, {

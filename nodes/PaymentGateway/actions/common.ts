@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
+import { isPlainObject } from '../helpers/json';
 import { stringText } from '../helpers/text';
 import type { CallSettings, Gateway } from '../transport/request';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
@@ -144,13 +145,38 @@ const HEADER_FOR_OPTION: Record<string, string> = {
 	merchantIp: 'X-MERCHANT-IP',
 };
 
+const holdsExpression = (value: unknown): boolean =>
+	typeof value === 'string'
+		? value.startsWith('=')
+		: Array.isArray(value)
+			? value.some(holdsExpression)
+			: isPlainObject(value) && Object.values(value).some(holdsExpression);
+
+// Options without an expression are the same for every item: they are read and checked once per execution (n8n's
+// parameter read copies and resolves the whole collection each time), keyed by the execution's context.
+const sameForEveryItem = new WeakMap<IExecuteFunctions, { options: IDataObject; settings?: Omit<CallSettings, 'itemIndex'> }>();
+
+/** An item's options; shared between items when they hold no expression, so callers only read them. */
 export function itemOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	return ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const known = sameForEveryItem.get(ctx);
+	if (known) return known.options;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	if (!holdsExpression(ctx.getNode().parameters.options)) sameForEveryItem.set(ctx, { options });
+	return options;
 }
 
 /** Per-item request settings; the credential fills in whichever header an item leaves empty. */
 export function callSettings(ctx: IExecuteFunctions, itemIndex: number): CallSettings {
 	const options = itemOptions(ctx, itemIndex);
+	const known = sameForEveryItem.get(ctx);
+	if (known?.settings) return { ...known.settings, itemIndex };
+	const settings = checkedSettings(options, itemIndex);
+	// Only settings that passed their checks are kept: a refusal names every item it applies to.
+	if (known) known.settings = { headers: settings.headers, timeout: settings.timeout, maxRetries: settings.maxRetries };
+	return settings;
+}
+
+function checkedSettings(options: IDataObject, itemIndex: number): CallSettings {
 	const headers: IDataObject = {};
 	for (const [option, header] of Object.entries(HEADER_FOR_OPTION)) {
 		const value = stringText(options[option]);

@@ -6,8 +6,13 @@ import { validateAmount } from '../validation/input';
  * n8n offers the node to AI agents as `n8n-nodes-payment-gateway.paymentGatewayTool`: there, a language model fills
  * in the parameters. Money must not move on its say-so alone, and card data must never reach it.
  */
+// getNode() copies the whole node: asked per item, it is answered once per execution's context.
+const toolMode = new WeakMap<IExecuteFunctions, boolean>();
+
 export function isToolMode(ctx: IExecuteFunctions): boolean {
-	return ctx.getNode().type.endsWith('Tool');
+	let known = toolMode.get(ctx);
+	if (known === undefined) toolMode.set(ctx, (known = ctx.getNode().type.endsWith('Tool')));
+	return known;
 }
 
 /**

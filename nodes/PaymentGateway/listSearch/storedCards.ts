@@ -13,7 +13,7 @@ function capitalized(text: unknown): string {
 }
 
 /** A stored card as a person recognises it, e.g. "Visa credit •••• 1111, stored 2026-11-23". */
-export function cardLabel(card: IDataObject): string {
+function cardLabel(card: IDataObject): string {
 	const kind = [capitalized(card.network), card.cardType].filter(Boolean).join(' ') || 'Card';
 	const stored = typeof card.createdAt === 'string' ? `, stored ${card.createdAt.slice(0, 10)}` : '';
 	const status = typeof card.status === 'string' && card.status !== 'ACTIVE' ? ` (${card.status.toLowerCase()})` : '';

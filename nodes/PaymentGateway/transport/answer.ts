@@ -1,9 +1,9 @@
 import { parseJson, textNestsDeeperThan } from '../helpers/json';
 
 /** Gateway answers are a few kilobytes; anything far larger is not one, and must not fill memory. */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_ANSWER_BYTES = 1024 * 1024;
 /** The gateway nests four levels deep at most; deeper JSON is not an answer and could exhaust the stack later on. */
-export const MAX_ANSWER_DEPTH = 64;
+const MAX_ANSWER_DEPTH = 64;
 
 /** An answer arrived but cannot be one of the gateway's: too large, too deeply nested. */
 export class UnreadableAnswer extends Error {}

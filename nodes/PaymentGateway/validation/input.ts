@@ -14,7 +14,7 @@ export class InvalidInput extends Error {
 }
 
 /** Longest text a field takes unless it says otherwise: the gateway documents no limits, this keeps junk out. */
-export const TEXT_LIMIT = 255;
+const TEXT_LIMIT = 255;
 
 function lengthChecked(field: string, text: string, maxLength: number): string {
 	if (text.length > maxLength) throw new InvalidInput(field, `must be at most ${maxLength} characters (got ${text.length})`);
