@@ -23,7 +23,7 @@ const { EXAMPLES_DIR, knownTypes } = require('./lib/examples');
 const { gatewayRequest, paidPayment, unpaidOrder } = require('./lib/gateway');
 const { searchTexts, secretsToFind } = require('./lib/leaks');
 const { paths } = require('./lib/package');
-const { onCleanUp, sleep } = require('./lib/processes');
+const { onCleanUp, parseJson, sleep } = require('./lib/processes');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'agent', 'user');
 const EXAMPLE_FILE = path.join(EXAMPLES_DIR, 'support-agent.json');
@@ -39,13 +39,6 @@ const FINAL = (message) => message.startsWith('The tool answered:');
 const log = (message) => console.log(`agent: ${message}`);
 /** The name n8n gives a tool node's tool: its node name with everything but letters, digits, - and _ as _. */
 const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
-const parseJson = (text) => {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-};
 
 const s = { urls: {}, refused: [], stored: [] };
 const { step, check } = story();

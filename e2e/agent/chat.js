@@ -14,7 +14,7 @@
 //   from a user agent it takes for a bot (link previews must not approve anything), and Node's fetch is one.
 
 const { requireFromN8n } = require('../lib/package');
-const { waitUntil } = require('../lib/processes');
+const { parseJson, waitUntil } = require('../lib/processes');
 const { post } = require('../lib/rest');
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
@@ -46,12 +46,8 @@ function openChatSocket(serverUrl, { sessionId, executionId, resumeToken }) {
 
 /** An approval request as the chat shows it, or undefined for any other message. */
 function approvalRequest(message) {
-	try {
-		const parsed = message?.startsWith('{') && JSON.parse(message);
-		return parsed?.type === 'with-buttons' ? parsed : undefined;
-	} catch {
-		return undefined;
-	}
+	const parsed = message?.startsWith('{') ? parseJson(message) : undefined;
+	return parsed?.type === 'with-buttons' ? parsed : undefined;
 }
 
 /** Clicks a button of an approval request: its link opened as a browser opens it; resolves with the HTTP status. */

@@ -9,6 +9,8 @@
 
 const http = require('node:http');
 
+const { parseJson } = require('../lib/processes');
+
 /** The text of a message, whether n8n sent it as a string or as content parts. */
 const textOf = (message) => (Array.isArray(message?.content) ? message.content.map((part) => part.text ?? '').join('') : typeof message?.content === 'string' ? message.content : '');
 
@@ -35,12 +37,7 @@ function startModel() {
 		const chunks = [];
 		for await (const chunk of req) chunks.push(chunk);
 		const text = Buffer.concat(chunks).toString('utf8');
-		let body;
-		try {
-			body = text ? JSON.parse(text) : {};
-		} catch {
-			body = undefined;
-		}
+		const body = text ? parseJson(text) : {};
 		const path = req.url.split('?')[0];
 		requests.push({ method: req.method, path, body, text });
 		const send = (status, json) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));

@@ -17,14 +17,12 @@
 
 const path = require('node:path');
 
+const { parseJson } = require('../lib/processes');
+
 /** A conversation line holding only the model's tool calls, e.g. `AI: [{"name":"Refund","args":{…},"type":"tool_call"}]`. */
 function isToolCallLine(line) {
-	try {
-		const calls = line.startsWith('AI: [') && JSON.parse(line.slice('AI: '.length));
-		return calls.length > 0 && calls.every((call) => call.type === 'tool_call');
-	} catch {
-		return false;
-	}
+	const calls = line.startsWith('AI: [') ? parseJson(line.slice('AI: '.length)) : undefined;
+	return Array.isArray(calls) && calls.length > 0 && calls.every((call) => call?.type === 'tool_call');
 }
 
 const withoutToolCallLines = (text) => (typeof text === 'string' ? text.split('\n').map((line) => (isToolCallLine(line) ? 'AI: <tool calls>' : line)).join('\n') : text);
@@ -46,12 +44,8 @@ function withoutToolCallArguments(data) {
 
 /** An event of n8n's event log (one parsed line) with the conversation it logs as JSON (`payload.msg`) parsed. */
 function eventExpanded(event) {
-	if (event?.eventName !== 'n8n.ai.llm.generated' || typeof event.payload?.msg !== 'string') return event;
-	try {
-		return { ...event, payload: { ...event.payload, msg: JSON.parse(event.payload.msg) } };
-	} catch {
-		return event;
-	}
+	const msg = event?.eventName === 'n8n.ai.llm.generated' && typeof event.payload?.msg === 'string' ? parseJson(event.payload.msg) : undefined;
+	return msg === undefined ? event : { ...event, payload: { ...event.payload, msg } };
 }
 
 /** An expanded event without the model's tool calls in the conversation it logs. */

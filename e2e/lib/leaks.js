@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { requireFromN8n } = require('./package');
+const { attempt, parseJson } = require('./processes');
 
 /** The sandbox's test cards: approved (Visa, Mastercard) and declined. */
 const TEST_CARD_NUMBERS = ['4111111111111111', '5186001700008785', '4393570006367857'];
@@ -90,23 +91,8 @@ function withoutSourceValues(nodes, source) {
 	});
 }
 
-const parseJson = (text) => {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-};
-
 /** Execution data as n8n stores it (`flatted`, which keeps string values apart from their keys), parsed; or undefined. */
-function parseFlatted(text) {
-	if (!text.startsWith('[{') && !text.startsWith('[[')) return undefined;
-	try {
-		return requireFromN8n('flatted').parse(text);
-	} catch {
-		return undefined;
-	}
-}
+const parseFlatted = (text) => (/^\[[{[]/.test(text) ? attempt(() => requireFromN8n('flatted').parse(text)) : undefined);
 
 /** The texts to search in one stored value: as stored, and flatted execution data also as plain JSON. */
 function searchableTexts(value) {

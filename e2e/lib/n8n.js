@@ -9,17 +9,11 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { paths } = require('./package');
-const { freePort, launch, mustRun, onCleanUp, run, seconds, startOnFreePort } = require('./processes');
+const { freePort, launch, mustRun, onCleanUp, parseJson, run, startOnFreePort } = require('./processes');
 
 // An n8n command takes 3-9 s here; one that hangs must not hang the check.
 const COMMAND_TIMEOUT_MS = Number(process.env.E2E_N8N_TIMEOUT_MS || 180_000);
 const ENCRYPTION_KEY = 'e2e-only-encryption-key-7d0c2f5b9a';
-
-const parseJson = (text) => {
-	try {
-		return JSON.parse(text);
-	} catch {}
-};
 
 /** Deployment "single": one `n8n start` on a sqlite database in the user folder. */
 const single = {
@@ -164,7 +158,7 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 				start: async (free) => {
 					env = await n8n.env(role, { ...extra, [healthPort]: String(free) });
 					fs.writeFileSync(consoleFile, '');
-					return launch(paths.NODE, [paths.N8N_BIN, ...args], { cwd: userFolder, env, logFile: consoleFile });
+					return launch(paths.NODE, [paths.N8N_BIN, ...args], { cwd: userFolder, env, logFile: consoleFile, name, log });
 				},
 				ready: (free) => healthy(`http://127.0.0.1:${free}`),
 			});
@@ -174,15 +168,9 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 				env,
 				url: `http://127.0.0.1:${env[healthPort]}`,
 				consoleFile,
-				logFile: env.N8N_LOG_FILE_LOCATION,
 				pid: service.pid,
 				keep: service.keep,
-				async stop() {
-					const since = Date.now();
-					const outcome = await service.stop();
-					log(`${name} stopped (${seconds(since)}, ${outcome.killed ? 'killed after SIGTERM timed out' : (outcome.signal ?? `exit ${outcome.code}`)})`);
-					return outcome;
-				},
+				stop: () => service.stop(),
 			};
 		},
 

@@ -6,13 +6,8 @@
 
 const fs = require('node:fs');
 
-const attempt = (fn, fallback) => {
-	try {
-		return fn();
-	} catch {
-		return fallback;
-	}
-};
+const { attempt } = require('./processes');
+
 const read = (file) => attempt(() => fs.readFileSync(file, 'utf8'));
 
 /** The fields of /proc/<pid>/stat after the command name, which may itself hold spaces and parentheses. */

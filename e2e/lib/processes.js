@@ -2,15 +2,27 @@
 
 // The one process runner of the checks, the one wait-until, and the clean-up that stops every child when a check ends,
 // fails or is interrupted. Each child gets its own process group, so that stopping it also stops what it started
-// (n8n's task runners).
+// (n8n's task runners). Also the few small helpers every check uses.
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
+const readline = require('node:readline');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const tail = (text, lines = 40) => text.trim().split('\n').slice(-lines).join('\n');
+
+/** `fn()`, or `fallback` when it throws. */
+const attempt = (fn, fallback) => {
+	try {
+		return fn();
+	} catch {
+		return fallback;
+	}
+};
+/** The parsed JSON, or undefined when the text is not JSON. */
+const parseJson = (text) => attempt(() => JSON.parse(text));
 
 /** Asks `probe` until it gives something truthy and resolves with that; with undefined once `timeoutMs` is over. */
 async function waitUntil(probe, { timeoutMs = 30_000, intervalMs = 250 } = {}) {
@@ -35,24 +47,18 @@ function signalGroup(child, signal) {
 
 /**
  * Starts a child. Its output goes to `logFile`, to `onLine` line by line, to this terminal (`inherit`), or is kept for
- * `output()`. `stopSignal` is what stop() sends first (SIGKILL follows after the grace time); `stopLast` children
- * (databases) are stopped at clean-up after the others. Returns { pid, exited, running(), output(), stop(), keep() };
- * `exited` and stop() resolve with { code, signal, killed }.
+ * `output()`. `stopSignal` is what stop() sends first (SIGKILL follows after the grace time), and with a `name` stop()
+ * logs how the child ended; `stopLast` children (databases) are stopped at clean-up after the others. Returns { pid,
+ * exited, running(), output(), stop(), keep() }; `exited` and stop() resolve with { code, signal, killed }.
  */
-function launch(command, args, { cwd, env = process.env, logFile, onLine, inherit, stopSignal = 'SIGTERM', stopLast = false, uid, gid } = {}) {
+function launch(command, args, { cwd, env = process.env, logFile, onLine, inherit, name, log = console.log, stopSignal = 'SIGTERM', stopLast = false, uid, gid } = {}) {
 	const out = logFile ? fs.openSync(logFile, 'a') : inherit ? 'inherit' : 'pipe';
 	const child = spawn(command, args, { cwd, env, uid, gid, detached: true, stdio: ['ignore', out, out] });
 	if (logFile) fs.closeSync(out);
 	const kept = { stdout: '', stderr: '' };
 	for (const stream of ['stdout', 'stderr']) {
-		let rest = '';
-		child[stream]?.on('data', (chunk) => {
-			if (!onLine) return void (kept[stream] += chunk);
-			const lines = (rest + chunk).split('\n');
-			rest = lines.pop();
-			lines.forEach(onLine);
-		});
-		child[stream]?.on('end', () => rest && onLine?.(rest));
+		if (onLine && child[stream]) readline.createInterface({ input: child[stream] }).on('line', onLine);
+		else child[stream]?.on('data', (chunk) => (kept[stream] += chunk));
 	}
 	const exited = new Promise((resolve) => {
 		child.on('error', (error) => resolve({ code: null, signal: null, error }));
@@ -64,10 +70,15 @@ function launch(command, args, { cwd, env = process.env, logFile, onLine, inheri
 	const running = () => child.exitCode === null && child.signalCode === null && child.pid !== undefined;
 	async function stop(graceMs = 30_000) {
 		if (!running()) return exited;
+		const since = Date.now();
 		signalGroup(child, stopSignal);
-		if (await Promise.race([exited, sleep(graceMs)])) return exited;
-		signalGroup(child, 'SIGKILL');
-		return { ...(await exited), killed: true };
+		let outcome = await Promise.race([exited, sleep(graceMs)]);
+		if (!outcome) {
+			signalGroup(child, 'SIGKILL');
+			outcome = { ...(await exited), killed: true };
+		}
+		if (name) log(`${name} stopped (${seconds(since)}, ${outcome.killed ? `killed after ${stopSignal} timed out` : (outcome.signal ?? `exit ${outcome.code}`)})`);
+		return outcome;
 	}
 	return {
 		pid: child.pid,
@@ -159,5 +170,5 @@ function cleanUp() {
 	return cleaning;
 }
 
-module.exports = { launch, run, mustRun, waitUntil, startOnFreePort, freePort, onCleanUp, cleanUp, seconds, sleep, tail };
+module.exports = { launch, run, mustRun, waitUntil, startOnFreePort, freePort, onCleanUp, cleanUp, seconds, sleep, tail, attempt, parseJson };
 

@@ -17,7 +17,7 @@ const path = require('node:path');
 
 const { aptInstall } = require('./apt');
 const { requireFromN8n } = require('./package');
-const { launch, mustRun, onCleanUp, seconds, startOnFreePort } = require('./processes');
+const { launch, mustRun, onCleanUp, startOnFreePort } = require('./processes');
 
 const WORKERS = ['worker-1', 'worker-2'];
 const WORKER_CONCURRENCY = 1;
@@ -72,14 +72,6 @@ async function pgClient(connection, database = DATABASE) {
 const pgAnswers = (connection) =>
 	pgClient(connection, 'postgres').then((client) => client.end().then(() => true), () => false);
 
-/** A service's stop(), logged with how it ended. */
-const stopping = (name, service, log) => async () => {
-	const since = Date.now();
-	const outcome = await service.stop();
-	log(`${name} stopped (${seconds(since)}, ${outcome.killed ? 'killed' : (outcome.signal ?? `exit ${outcome.code}`)})`);
-	return outcome;
-};
-
 async function startRedis(workDir, logDir, log) {
 	const dir = path.join(workDir, 'redis');
 	fs.mkdirSync(dir);
@@ -88,10 +80,12 @@ async function startRedis(workDir, logDir, log) {
 		launch('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
 			cwd: dir,
 			logFile: consoleFile,
+			name: 'redis-server',
+			log,
 			stopLast: true,
 		});
 	const { port, service } = await startOnFreePort('redis-server', { start, ready: redisAnswers, consoleFile, timeoutMs: 60_000, log });
-	return { host: '127.0.0.1', port, stop: stopping('redis-server', service, log) };
+	return { host: '127.0.0.1', port, stop: service.stop };
 }
 
 async function startPostgres(workDir, logDir, pgBin, log) {
@@ -113,6 +107,8 @@ async function startPostgres(workDir, logDir, pgBin, log) {
 		launch(path.join(pgBin, 'postgres'), ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`], {
 			cwd: dir,
 			logFile: consoleFile,
+			name: 'postgres',
+			log,
 			stopSignal: 'SIGINT',
 			stopLast: true,
 			...account,
@@ -122,7 +118,7 @@ async function startPostgres(workDir, logDir, pgBin, log) {
 	connection.port = port;
 	const admin = await pgClient(connection, 'postgres');
 	await admin.query(`CREATE DATABASE ${DATABASE}`).finally(() => admin.end());
-	return { ...connection, database: DATABASE, client: () => pgClient(connection), stop: stopping('postgres', service, log) };
+	return { ...connection, database: DATABASE, client: () => pgClient(connection), stop: service.stop };
 }
 
 /** Redis and PostgreSQL of one n8n: { redis, postgres: { ..., client() }, versions, stop() }, its data removed at clean-up. */

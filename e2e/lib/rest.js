@@ -5,19 +5,11 @@
 // executions a call started and reading a node's items out of them.
 
 const { requireFromN8n } = require('./package');
-const { sleep, waitUntil } = require('./processes');
+const { parseJson, sleep, waitUntil } = require('./processes');
 
 const OWNER = { email: 'owner@example.com', firstName: 'End', lastName: 'Check', password: 'EndCheck1234' };
 const BROWSER_ID = 'payment-gateway-e2e';
 const COOKIE = 'n8n-auth';
-
-const parseJson = (text) => {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-};
 
 /** POSTs JSON, or a string as it is; redirects are not followed, so that a check sees them. */
 async function post(url, body, { contentType = 'application/json', headers = {} } = {}) {

@@ -7,18 +7,15 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+const { parseJson } = require('../lib/processes');
+
 const ENQUEUED = /^Enqueued execution (\d+) \(job (\S+)\)/;
 const STARTED = /^Worker started execution (\d+) \(job (\S+)\)/;
 
 /** [{ executionId, job }] of the messages matching `pattern` in one n8n log file (JSON lines, N8N_LOG_FORMAT=json). */
 function logged(file, pattern) {
 	const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n') : [];
-	const message = (line) => {
-		try {
-			return JSON.parse(line).message;
-		} catch {}
-	};
-	return lines.map((line) => pattern.exec(String(message(line) ?? ''))).filter(Boolean).map(([, executionId, job]) => ({ executionId, job }));
+	return lines.map((line) => pattern.exec(String(parseJson(line)?.message ?? ''))).filter(Boolean).map(([, executionId, job]) => ({ executionId, job }));
 }
 
 /**
