@@ -13,7 +13,6 @@
 
 const { execFileSync } = require('node:child_process');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
 
@@ -44,7 +43,7 @@ const KINDS = ['success', 'success', 'success', 'success', 'failure', 'pending',
 const CUSTOMER = { name: 'Rae Queue', email: 'rae.queue@example.com', phone: '91000043' };
 
 const log = (message) => console.log(`queue: ${message}`);
-const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
+const load = (name) => require(`./queue/${name}.json`);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const s = { times: { two: [], one: [] } };
 const { step, check } = story();
@@ -73,23 +72,21 @@ const seedOrders = (sandbox, count) =>
 	});
 
 /**
- * The reconciliation: examples/reconciliation.json once there is one, its Schedule and Manual Triggers giving way to
- * the Webhook of queue/reconciliation.json (a schedule cannot start six runs at once), its order list to the code
- * reading the request's `orders`; until then queue/reconciliation.json, built the same way.
+ * The reconciliation: examples/reconciliation.json, its Schedule and Manual Triggers giving way to the Webhook of
+ * queue/reconciliation.json (a schedule cannot start six runs at once), its order list to the code reading the
+ * request's `orders`.
  */
 function reconciliationWorkflow() {
-	const own = readJson(path.join(__dirname, 'queue', 'reconciliation.json'));
+	const own = load('reconciliation');
 	const file = path.join(paths.ROOT, 'examples', 'reconciliation.json');
-	if (!fs.existsSync(file)) return { workflow: own, source: 'e2e/queue/reconciliation.json' };
-	const example = readJson(file);
+	const example = require(file);
 	const triggers = new Set(example.nodes.filter((node) => /trigger$/i.test(node.type)).map((node) => node.name));
 	const webhook = own.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
 	const orders = own.nodes.find((node) => node.name === 'Orders To Check');
 	if (!example.nodes.some((node) => node.name === orders.name)) throw new Error(`${file} has no "${orders.name}" node`);
 	const nodes = example.nodes.filter((node) => !triggers.has(node.name)).map((node) => (node.name === orders.name ? { ...node, parameters: orders.parameters } : node));
 	const connections = Object.fromEntries(Object.entries(example.connections).filter(([from]) => !triggers.has(from)));
-	const workflow = { ...example, id: own.id, nodes: [webhook, ...nodes], connections: { ...connections, [webhook.name]: own.connections[webhook.name] } };
-	return { workflow, source: 'examples/reconciliation.json' };
+	return { ...example, id: own.id, nodes: [webhook, ...nodes], connections: { ...connections, [webhook.name]: own.connections[webhook.name] } };
 }
 
 /** A workflow as published: the sandbox's address filled in, every Payment Gateway credential the check's. */
@@ -163,9 +160,7 @@ step(`the packed package in queue mode: main, ${queue.WORKERS.length} workers an
 	const since = Date.now();
 	await startN8n(s);
 	log(`main, workers and webhook processor healthy, the owner set up, in ${seconds(since)}`);
-	const reconciliation = reconciliationWorkflow();
-	log(`the reconciliation workflow comes from ${reconciliation.source}`);
-	const workflows = { reconciliation: reconciliation.workflow, ...Object.fromEntries(['checkout-refund', 'notifications'].map((name) => [name, readJson(path.join(__dirname, 'queue', `${name}.json`))])) };
+	const workflows = { reconciliation: reconciliationWorkflow(), 'checkout-refund': load('checkout-refund'), notifications: load('notifications') };
 	for (const [name, workflow] of Object.entries(workflows)) {
 		s[name] = await s.session.deploy(prepared(workflow), s.server);
 		log(`"${workflow.name}" active (id ${s[name].id}), served at ${s[name].url}`);

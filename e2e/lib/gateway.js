@@ -6,6 +6,7 @@
 
 const crypto = require('node:crypto');
 const path = require('node:path');
+const { Readable } = require('node:stream');
 
 const { paths } = require('./package');
 
@@ -90,18 +91,7 @@ async function paidPayment(sandbox, { amount, receiptId, currency }) {
 	return { orderId, paymentId, amount };
 }
 
-/** Runs `fn` over `items`, `width` at a time. */
-async function inPool(items, width, fn) {
-	const results = [];
-	let next = 0;
-	const lane = async () => {
-		while (next < items.length) {
-			const index = next++;
-			results[index] = await fn(items[index], index);
-		}
-	};
-	await Promise.all(Array.from({ length: width }, lane));
-	return results;
-}
+/** `fn` over `items`, `width` at a time; resolves with the results in the order of `items`. */
+const inPool = (items, width, fn) => Readable.from(items).map((item) => fn(item), { concurrency: width }).toArray();
 
 module.exports = { APPROVED_CARD, DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, inPool };

@@ -31,6 +31,12 @@ function webhookPathOf(workflow) {
 	return `${hook.webhookId}/${hook.type.endsWith('.chatTrigger') ? 'chat' : 'webhook'}`;
 }
 
+/** A REST answer's `data`; anything other than 2xx throws. */
+function dataOf(method, apiPath, res) {
+	if (res.status < 200 || res.status > 299) throw new Error(`${method} ${apiPath} answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+	return res.body?.data;
+}
+
 /** The JSON of every item a node output in a run (its last run, main output `output`); [] when it did not run. */
 function nodeItems(runData, node, output = 0) {
 	const runs = runData?.[node];
@@ -72,9 +78,7 @@ class RestSession {
 
 	/** `call`, but anything other than 2xx throws; resolves with the answer's `data`. */
 	async data(method, apiPath, body) {
-		const res = await this.call(method, apiPath, body);
-		if (res.status < 200 || res.status > 299) throw new Error(`${method} ${apiPath} answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
-		return res.body?.data;
+		return dataOf(method, apiPath, await this.call(method, apiPath, body));
 	}
 
 	/** POST /rest/owner/setup (its answer carries the session cookie), retried while n8n is still starting. */
@@ -110,17 +114,13 @@ class RestSession {
 	 */
 	async activateWorkflow(id) {
 		const workflow = await this.data('GET', `/rest/workflows/${id}`);
-		const published = await this.call('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.versionId });
-		if (published.status !== 404 || !/Version not found/.test(published.text)) {
-			if (published.status < 200 || published.status > 299) {
-				throw new Error(`POST /rest/workflows/${id}/activate answered HTTP ${published.status}: ${published.text.slice(0, 300)}`);
-			}
-			return published.body?.data;
-		}
+		const activate = `/rest/workflows/${id}/activate`;
+		const published = await this.call('POST', activate, { versionId: workflow.versionId });
+		if (published.status !== 404 || !/Version not found/.test(published.text)) return dataOf('POST', activate, published);
 		const [first, ...rest] = workflow.nodes;
 		const moved = { ...first, position: [first.position[0] + 1, first.position[1]] };
 		const saved = await this.data('PATCH', `/rest/workflows/${id}`, { versionId: workflow.versionId, nodes: [moved, ...rest] });
-		return this.data('POST', `/rest/workflows/${id}/activate`, { versionId: saved.versionId });
+		return this.data('POST', activate, { versionId: saved.versionId });
 	}
 
 	/**
