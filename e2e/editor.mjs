@@ -55,15 +55,19 @@ const { step, check, failures } = story();
 
 const screenshot = (name, options) => editor.screenshot(s.page, path.join(SHOTS, name), options);
 
-/** A new workflow with one Payment Gateway node for `action`, its parameter panel open, the stored credential chosen. */
-async function nodeFor(action) {
-	await editor.openNewWorkflow(s.page);
+/**
+ * A new workflow (in a window of `viewport`, null: as it is) with one Payment Gateway node for `action`, its parameter
+ * panel open and, with `credential`, the stored credential chosen; `url`: where the new workflow opened.
+ */
+async function nodeFor(action, { viewport = VIEWPORT, credential = true } = {}) {
+	if (viewport) await s.page.setViewportSize(viewport);
+	const url = await editor.openNewWorkflow(s.page);
 	const added = await editor.addNodeAction(s.page, NODE_NAME, action);
-	assert.ok(added.actionFound && added.ndv, `the node creator offers "${action}" and opens its panel`);
+	assert.deepEqual([added.nodeFound, added.actionFound, Boolean(added.ndv)], [true, true, true], `"${action}": node found, action found, panel open`);
 	const parameters = added.ndv.getByTestId('node-parameters');
 	await parameters.waitFor({ state: 'visible' });
-	assert.match(await editor.selectedCredential(added.ndv), /Payment Gateway/, 'the node gets the stored credential');
-	return { ndv: added.ndv, parameters };
+	if (credential) assert.match(await editor.selectedCredential(added.ndv), /Payment Gateway/, 'the node gets the stored credential');
+	return { ndv: added.ndv, parameters, url };
 }
 
 const closePanel = (ndv) => ndv.getByTestId('ndv-close-button').click().catch(() => {});
@@ -71,7 +75,6 @@ const requestsSeen = () => s.sandbox.requests.map((request) => `${request.method
 
 step('the packed package in a fresh user folder, the sandbox, n8n start, the owner set up and logged in over REST', async () => {
 	mkdirSync(SHOTS, { recursive: true });
-	await editor.ensureChromium(log);
 	await setUp(s, USER_FOLDER, { log });
 	await startN8n(s);
 	await s.session.login();
@@ -108,17 +111,11 @@ check('the credential of the REST tests deleted through DELETE /rest/credentials
 });
 
 step('the editor opens a new workflow while logged in; the node creator lists the node, offers "Charge a card for an order" and opens its panel', async () => {
-	s.browser = await editor.launchBrowser();
+	Object.assign(s, await editor.openEditor(s.session, { viewport: VIEWPORT, log }));
 	onCleanUp(() => s.browser.close());
-	const context = await editor.editorContext(s.browser, s.session, { viewport: VIEWPORT });
-	s.page = await context.newPage();
 	s.page.on('pageerror', (error) => s.pageErrors.push(error.message));
-	assert.ok(!(await editor.openNewWorkflow(s.page)).includes('/signin'), 'logged in');
-	const added = await editor.addNodeAction(s.page, NODE_NAME, 'Charge a card for an order');
-	assert.deepEqual([added.nodeFound, added.actionFound, Boolean(added.ndv)], [true, true, true], 'node found, action found, panel open');
-	s.ndv = added.ndv;
-	s.parameters = added.ndv.getByTestId('node-parameters');
-	await s.parameters.waitFor({ state: 'visible' });
+	Object.assign(s, await nodeFor('Charge a card for an order', { credential: false }));
+	assert.ok(!s.url.includes('/signin'), 'logged in');
 });
 
 check('Transaction → Initiate: card mode and stored-card mode show their parameters, card number and CVV masked; three authentication choices', async () => {
@@ -152,7 +149,7 @@ check('the credential dialog from the node: its fields, secrets masked, tested o
 	// n8n tests the credential on save; opened from a node, the dialog closes once that test succeeded and the node
 	// gets the credential (it stays open with "Couldn't connect with these settings" when it fails).
 	const data = sandbox.credentialData();
-	await editor.fillCredential(dialog, data, ['baseUrl', 'checkoutBaseUrl', 'clientId', 'clientSecret', 'cardEncryptionKey', 'merchantDomain']);
+	for (const name of ['baseUrl', 'checkoutBaseUrl', 'clientId', 'clientSecret', 'cardEncryptionKey', 'merchantDomain']) await editor.fillParameter(dialog, name, data[name]);
 	sandbox.clearLog();
 	const tested = editor.nextCredentialTest(page);
 	await page.getByTestId('credential-save-button').click();
@@ -181,7 +178,9 @@ check('the credential dialog from the node: its fields, secrets masked, tested o
 	const texts = await editor.clearTexts(page);
 	assert.ok(!texts.some((text) => text.includes(data.clientSecret) || text.includes(data.cardEncryptionKey)), 'a secret in clear text on the page');
 	// For the picture only: the whole dialog at once.
-	await editor.uncapCredentialDialog(page, { width: 1400, height: 1400 });
+	// n8n caps the dialog at 750 px and scrolls its fields: no cap, and a taller window.
+	await page.setViewportSize({ width: 1400, height: 1400 });
+	await page.addStyleTag({ content: '.el-dialog:has([data-test-id="credential-edit-dialog"]) { max-height: none !important; height: auto !important; }' });
 	await screenshot('credential.png');
 });
 
@@ -203,11 +202,7 @@ step(`the credentials the examples name stored through POST /rest/credentials: "
 });
 
 check("the trigger's panel: its notice on where to register the URL, the production URL (/webhook/<webhook id>/webhook), POST", async () => {
-	await editor.openNewWorkflow(s.page);
-	const added = await editor.addNodeAction(s.page, NODE_NAME, 'On new Payment Gateway event');
-	assert.ok(added.actionFound && added.ndv, 'the node creator offers the trigger and opens its panel');
-	const parameters = added.ndv.getByTestId('node-parameters');
-	await parameters.waitFor({ state: 'visible' });
+	const { ndv, parameters } = await nodeFor('On new Payment Gateway event', { viewport: null, credential: false });
 	assert.ok(await editor.isShown(parameters.getByText(/Give the gateway the Production URL above as your notification \(webhook\) URL/)), 'the notice');
 	await parameters.getByText('Webhook URLs').click();
 	await parameters.getByTestId('radio-button-production').click();
@@ -216,7 +211,7 @@ check("the trigger's panel: its notice on where to register the URL, the product
 	assert.match(await text('.webhook-url'), new RegExp(`^${escaped}/webhook/[0-9a-f-]{36}/webhook$`));
 	assert.equal(await text('.http-method'), 'POST');
 	await screenshot('trigger.png');
-	await added.ndv.getByTestId('ndv-close-button').click();
+	await ndv.getByTestId('ndv-close-button').click();
 });
 
 check('every example imports with "Import from File": all nodes and the note on the canvas, none with issues, no warning', async () => {
@@ -231,7 +226,6 @@ check('every example imports with "Import from File": all nodes and the note on 
 });
 
 check('stored-card mode of Initiate: Digital Card is a resource locator whose list says Initiate has no Customer ID, and to choose By ID', async () => {
-	await s.page.setViewportSize(VIEWPORT);
 	const { ndv, parameters } = await nodeFor('Charge a card for an order');
 	await editor.chooseOption(s.page, parameters, 'paymentMode', 'Stored Card');
 	assert.ok(await editor.isShown(parameters.getByTestId('resource-locator-digitalCardId')), 'a resource locator');
@@ -243,7 +237,6 @@ check('stored-card mode of Initiate: Digital Card is a resource locator whose li
 });
 
 check("Digital Card → Get: From list, then By ID; the list says what is missing without a Customer ID, then shows the customer's two cards", async () => {
-	await s.page.setViewportSize(VIEWPORT);
 	// Two orders paid with Secure Card on, one card each, straight at the sandbox.
 	let customerId;
 	for (const [index, card] of CARDS.entries()) {
@@ -279,7 +272,6 @@ check("Digital Card → Get: From list, then By ID; the list says what is missin
 });
 
 check('Transaction → Refund with Retry On Fail executed from the editor: refused, naming what to use instead; nothing sent', async () => {
-	await s.page.setViewportSize(VIEWPORT);
 	const { ndv, parameters } = await nodeFor('Refund a payment');
 	assert.equal(await editor.selectedOptionText(parameters, 'refundType'), 'An Amount', 'Refund offers "An Amount" by default');
 	await editor.fillParameter(parameters, 'paymentId', 'PAY0123456789ABCDEF0123456789ABCDEF');
@@ -297,7 +289,6 @@ check('Transaction → Refund with Retry On Fail executed from the editor: refus
 });
 
 check('Status → Get by Order ID of an unpaid order executed from the editor: its status, and the hint in the output pane', async () => {
-	await s.page.setViewportSize(VIEWPORT);
 	const orderId = await unpaidOrder(s.sandbox, { amount: 20, receiptId: 'UNPAID-1', customer: CARD_CUSTOMER });
 	const { ndv, parameters } = await nodeFor('Get the payment status of an order');
 	await editor.fillParameter(parameters, 'orderId', orderId);

@@ -12,31 +12,25 @@ const { waitUntil } = require('../lib/processes');
 
 const CHROMIUM = process.env.EDITOR_CHROMIUM ?? '/usr/bin/chromium';
 
-export async function ensureChromium(log) {
+/**
+ * Chromium (installed when missing) and a page of it logged in as the REST session: its cookie, and the browser id
+ * the cookie is bound to (localStorage's). Resolves with { browser, page }.
+ */
+export async function openEditor(session, { viewport, log }) {
 	if (!existsSync(CHROMIUM)) await aptInstall('Chromium (Debian package)', ['chromium'], { log });
-}
-
-export function launchBrowser() {
 	// n8n's editor marks its elements with data-test-id.
 	selectors.setTestIdAttribute('data-test-id');
 	const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-	return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
-}
-
-/** A context logged in as the REST session: its cookie, and the browser id the cookie is bound to (localStorage's). */
-export async function editorContext(browser, session, { viewport }) {
+	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
 	const context = await browser.newContext({ viewport, baseURL: session.url });
 	context.setDefaultTimeout(20_000);
 	await context.addCookies([session.cookie]);
 	await context.addInitScript((id) => window.localStorage.setItem('n8n-browserId', id), session.browserId);
-	return context;
+	return { browser, page: await context.newPage() };
 }
 
 /** Whether any element of the locator is visible. */
-export async function isShown(locator) {
-	for (const element of await locator.all()) if (await element.isVisible()) return true;
-	return false;
-}
+export const isShown = async (locator) => (await locator.filter({ visible: true }).count()) > 0;
 
 /** Resolves true once the locator is visible within `timeout`, false otherwise. */
 const appears = (locator, timeout = 15_000) => locator.waitFor({ state: 'visible', timeout }).then(() => true, () => false);
@@ -203,10 +197,6 @@ export async function selectedCredential(ndv) {
 	return (await select.locator('input').first().inputValue({ timeout: 5_000 }).catch(() => '')) || ((await select.textContent({ timeout: 5_000 }).catch(() => '')) ?? '').trim();
 }
 
-export async function fillCredential(dialog, data, fields) {
-	for (const name of fields) await parameterInput(dialog, name).locator('input, textarea').first().fill(data[name]);
-}
-
 /** n8n's answer ({ status, message }) to the next credential test the page sends, or {} after 30 s. */
 export const nextCredentialTest = (page) =>
 	page
@@ -238,12 +228,6 @@ export async function screenshot(page, file, { keepFocus = false } = {}) {
 	await page.mouse.move(700, 4);
 	await page.waitForTimeout(500);
 	await page.screenshot({ path: file });
-}
-
-/** n8n caps the credential dialog at 750 px and scrolls its fields: for a picture of all of them, no cap, a taller window. */
-export async function uncapCredentialDialog(page, viewport) {
-	await page.setViewportSize(viewport);
-	await page.addStyleTag({ content: '.el-dialog:has([data-test-id="credential-edit-dialog"]) { max-height: none !important; height: auto !important; }' });
 }
 
 /** Imports a workflow file into a new workflow with "Import from File"; resolves with what the canvas shows. */
