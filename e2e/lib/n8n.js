@@ -1,15 +1,14 @@
 'use strict';
 
 // One real n8n bound to one user folder: its environment, CLI commands, processes and what it stored. How it is
-// deployed (its database, which processes `start` runs) is a module of four members { name, databaseEnv(n8n),
-// start(n8n), readTables(n8n) }: `single` below, `queue` in queue.js, so that a check runs unchanged on either.
+// deployed (its database, which processes `start` runs) is a module of three members { databaseEnv(n8n), start(n8n),
+// readTables(n8n) }: `single` below, `queue` in queue.js, so that a check runs unchanged on either.
 
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const { paths } = require('./package');
-const { freePort, launch, mustRun, onCleanUp, parseJson, run, startOnFreePort } = require('./processes');
+const { freePort, launch, mustRun, onCleanUp, parseJson, run, startOnFreePort, withTempDir } = require('./processes');
 
 // An n8n command takes 3-9 s here; one that hangs must not hang the check.
 const COMMAND_TIMEOUT_MS = Number(process.env.E2E_N8N_TIMEOUT_MS || 180_000);
@@ -17,7 +16,6 @@ const ENCRYPTION_KEY = 'e2e-only-encryption-key-7d0c2f5b9a';
 
 /** Deployment "single": one `n8n start` on a sqlite database in the user folder. */
 const single = {
-	name: 'single',
 	databaseEnv: () => ({ DB_TYPE: 'sqlite' }),
 	async start(n8n) {
 		const main = await n8n.process('main', ['start'], { name: 'n8n start', port: n8n.settings.N8N_PORT });
@@ -62,25 +60,15 @@ function baseEnv(userFolder) {
 }
 
 /** `execute --rawOutput` logs the run as one message holding JSON: the last one with `data.resultData`. */
-function parseRawOutput(stdout) {
-	let found;
-	for (const line of stdout.split('\n')) {
-		const message = parseJson(line)?.message;
-		const parsed = typeof message === 'string' && message.startsWith('{') ? parseJson(message) : undefined;
-		if (parsed?.data?.resultData) found = parsed;
-	}
-	return found;
-}
+const parseRawOutput = (stdout) =>
+	stdout
+		.split('\n')
+		.map((line) => parseJson(line)?.message)
+		.map((message) => (typeof message === 'string' && message.startsWith('{') ? parseJson(message) : undefined))
+		.findLast((parsed) => parsed?.data?.resultData);
 
-/** Files for n8n's import commands hold plain secrets: they live outside the user folder, briefly. */
-async function withScratchDir(fn) {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-e2e-import-'));
-	try {
-		return await fn(dir);
-	} finally {
-		fs.rmSync(dir, { recursive: true, force: true });
-	}
-}
+// Files for n8n's import commands hold plain secrets: they live outside the user folder, briefly.
+const withScratchDir = (fn) => withTempDir('pg-e2e-import-', fn);
 
 const healthy = async (url) => {
 	const answers = await Promise.all(['/healthz', '/healthz/readiness'].map((route) => fetch(url + route).catch(() => undefined)));
@@ -98,12 +86,10 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 	fs.mkdirSync(logDir, { recursive: true });
 
 	const n8n = {
-		deployment: kind.name,
 		userFolder,
 		logDir,
 		log,
 		settings,
-		server: undefined,
 
 		/** The environment of one process or command (`role` names its log file), with fresh free ports. */
 		async env(role, extra = {}) {

@@ -5,10 +5,9 @@
 
 const fs = require('node:fs');
 const { createRequire } = require('node:module');
-const os = require('node:os');
 const path = require('node:path');
 
-const { mustRun } = require('./processes');
+const { mustRun, withTempDir } = require('./processes');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = require('../../package.json').name;
@@ -51,8 +50,7 @@ async function buildAndPack(destination, { build = process.env.E2E_SKIP_BUILD !=
 /** ensureN8n, buildAndPack, then the tarball installed into a fresh user folder's .n8n/nodes as n8n installs packages. */
 async function preparePackage(userFolder, { log = console.log } = {}) {
 	await ensureN8n({ log });
-	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-e2e-pack-'));
-	try {
+	await withTempDir('pg-e2e-pack-', async (packDir) => {
 		const { tarball } = await buildAndPack(packDir, { log });
 		fs.rmSync(userFolder, { recursive: true, force: true });
 		const nodesDir = path.join(userFolder, '.n8n', 'nodes');
@@ -61,9 +59,7 @@ async function preparePackage(userFolder, { log = console.log } = {}) {
 		const install = ['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error', tarball];
 		await mustRun(`installed ${path.basename(tarball)} into ${path.relative(ROOT, nodesDir)}`, 'npm', install, { cwd: nodesDir, log });
 		if (!fs.existsSync(path.join(nodesDir, 'node_modules', PACKAGE_NAME, 'package.json'))) throw new Error(`${PACKAGE_NAME} is not in ${path.relative(ROOT, nodesDir)}/node_modules`);
-	} finally {
-		fs.rmSync(packDir, { recursive: true, force: true });
-	}
+	});
 }
 
 module.exports = { paths, PACKAGE_NAME, DEFAULT_N8N_VERSION, n8nInstallOf, requireFromN8n, ensureN8n, buildAndPack, preparePackage };

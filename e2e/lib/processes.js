@@ -7,6 +7,8 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
 const readline = require('node:readline');
 const { setTimeout: sleep } = require('node:timers/promises');
 
@@ -24,6 +26,16 @@ const attempt = (fn, fallback) => {
 /** The parsed JSON, or undefined when the text is not JSON. */
 const parseJson = (text) => attempt(() => JSON.parse(text));
 
+/** `fn(dir)` with a new folder under the system's temporary one, removed when `fn` has settled. */
+async function withTempDir(prefix, fn) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	try {
+		return await fn(dir);
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
 /** Asks `probe` until it gives something truthy and resolves with that; with undefined once `timeoutMs` is over. */
 async function waitUntil(probe, { timeoutMs = 30_000, intervalMs = 250 } = {}) {
 	const deadline = Date.now() + timeoutMs;
@@ -37,13 +49,8 @@ async function waitUntil(probe, { timeoutMs = 30_000, intervalMs = 250 } = {}) {
 const children = new Set();
 const cleanUps = [];
 
-function signalGroup(child, signal) {
-	try {
-		process.kill(-child.pid, signal);
-	} catch {
-		// already gone
-	}
-}
+// A group already gone throws.
+const signalGroup = (child, signal) => attempt(() => process.kill(-child.pid, signal));
 
 /**
  * Starts a child. Its output goes to `logFile`, to `onLine` line by line, to this terminal (`inherit`), or is kept for
@@ -170,5 +177,5 @@ function cleanUp() {
 	return cleaning;
 }
 
-module.exports = { launch, run, mustRun, waitUntil, startOnFreePort, freePort, onCleanUp, cleanUp, seconds, sleep, tail, attempt, parseJson };
+module.exports = { launch, run, mustRun, waitUntil, startOnFreePort, freePort, onCleanUp, cleanUp, seconds, sleep, tail, attempt, parseJson, withTempDir };
 

@@ -48,18 +48,10 @@ function postgresAccount() {
 	}
 }
 
-async function redisAnswers(port) {
+function redisAnswers(port) {
 	const Redis = requireFromN8n('ioredis');
-	const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-	client.on('error', () => {});
-	try {
-		await client.connect();
-		return (await client.ping()) === 'PONG';
-	} catch {
-		return false;
-	} finally {
-		client.disconnect();
-	}
+	const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 }).on('error', () => {});
+	return client.connect().then(() => client.ping()).then((answer) => answer === 'PONG', () => false).finally(() => client.disconnect());
 }
 
 async function pgClient(connection, database = DATABASE) {
@@ -150,7 +142,6 @@ const startWorker = (n8n, role) =>
 	});
 
 module.exports = {
-	name: 'queue',
 	WORKERS,
 	WORKER_CONCURRENCY,
 	services: servicesOf,
@@ -206,22 +197,19 @@ module.exports = {
 	async readTables(n8n) {
 		const client = await (await servicesOf(n8n)).postgres.client();
 		try {
-			const { rows: names } = await client.query(
-				`SELECT c.oid, c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-				 WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') ORDER BY c.relname`,
+			const { rows: names } = await client.query("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename");
+			const { rows: keys } = await client.query(
+				`SELECT k.table_name, k.column_name FROM information_schema.table_constraints c JOIN information_schema.key_column_usage k
+				 USING (constraint_schema, constraint_name) WHERE c.constraint_type = 'PRIMARY KEY' AND c.table_schema = current_schema() ORDER BY k.ordinal_position`,
 			);
 			const tables = [];
-			for (const { oid, name } of names) {
-				const { rows: keys } = await client.query(
-					`SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
-					 WHERE i.indrelid = $1 AND i.indisprimary ORDER BY array_position(i.indkey::int2[], a.attnum)`,
-					[oid],
-				);
-				const { rows } = await client.query(`SELECT ${keys.length ? '' : 'ctid::text AS ctid, '}* FROM "${name.replaceAll('"', '""')}"`);
+			for (const { name } of names) {
+				const primaryKey = keys.filter((key) => key.table_name === name).map((key) => key.column_name);
+				const { rows } = await client.query(`SELECT ${primaryKey.length ? '' : 'ctid::text AS ctid, '}* FROM "${name.replaceAll('"', '""')}"`);
 				for (const row of rows) {
 					for (const [column, value] of Object.entries(row)) if (Buffer.isBuffer(value)) row[column] = value.toString('latin1');
 				}
-				tables.push({ table: name, primaryKey: keys.length ? keys.map((key) => key.attname) : ['ctid'], rows });
+				tables.push({ table: name, primaryKey: primaryKey.length ? primaryKey : ['ctid'], rows });
 			}
 			return tables;
 		} finally {
