@@ -19,7 +19,7 @@ const { test } = require('node:test');
 const { customerIdFor } = require('../sandbox/state');
 const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLE_CREDENTIAL_NAME, EXAMPLES_DIR, knownTypes, loadExamples, withCodeList, withSetField } = require('./lib/examples');
-const { gatewayRequest, storedCards } = require('./lib/gateway');
+const { gatewayRequest, notified, storedCards } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { tail } = require('./lib/processes');
 const { nodeItems, post } = require('./lib/rest');
@@ -68,11 +68,7 @@ function payByCard(label, fields) {
 }
 
 /** Completes a payment in the sandbox; resolves with the notification's delivery. */
-async function complete(payment, result) {
-	const before = s.sandbox.notifications.length;
-	s.sandbox.completeAuthentication(payment.paymentId, result);
-	return (await s.sandbox.waitForNotifications(before + 1, 15_000))[before];
-}
+const complete = async (payment, result) => (await notified(s.sandbox, () => s.sandbox.completeAuthentication(payment.paymentId, result))).delivery;
 
 /** Imports a scheduled example and runs it with `n8n execute`; resolves with its run data. */
 async function execute(workflow) {
@@ -198,11 +194,9 @@ step("notifications.json: a completed payment is marked paid, a failed one follo
 	assert.deepEqual(failure.paid, []);
 	assert.deepEqual(failure.followUp.map((item) => [item.orderId, item.reason]), [[failed.orderId, 'Customer authentication failed']]);
 	await outcome(await complete(refunded, 'success'), 3);
-	const before = s.sandbox.notifications.length;
-	const refund = await gatewayRequest(s.sandbox, 'POST', '/transaction/refund', { body: { paymentId: refunded.paymentId, amount: 10 } });
+	const refund = await notified(s.sandbox, () => gatewayRequest(s.sandbox, 'POST', '/transaction/refund', { body: { paymentId: refunded.paymentId, amount: 10 } }));
 	assert.equal(refund.status, 200, JSON.stringify(refund.body));
-	const [delivery] = (await s.sandbox.waitForNotifications(before + 1, 15_000)).slice(before);
-	assert.equal(delivery.status, 200, 'the trigger answers the refund notification 200');
+	assert.equal(refund.delivery.status, 200, 'the trigger answers the refund notification 200');
 	assert.equal((await s.session.settledExecutions(examples.notifications.id, 3, { quietMs: 2000 })).length, 3, 'no execution (Outcomes: Succeeded and Failed)');
 });
 

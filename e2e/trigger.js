@@ -10,6 +10,7 @@ const path = require('node:path');
 const { test } = require('node:test');
 
 const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { notified } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { nodeItems, post } = require('./lib/rest');
 
@@ -48,23 +49,16 @@ function assertVerified(item, { orderId, paymentId, status }) {
 	assert.deepEqual(pick(item, keys), { orderId, paymentId, statusVerified: true, status, notifiedStatus: status, statusMismatch: false });
 }
 
-/** The next notification the sandbox delivers after `action`. */
-async function notified(action) {
-	const before = s.sandbox.notifications.length;
-	const result = await action();
-	return { ...result, delivery: (await s.sandbox.waitForNotifications(before + 1, 15_000))[before] };
-}
-
 /** A card payment made through n8n (the helper workflow), pending, then completed by the customer in the sandbox. */
 async function payAndComplete(amount, receiptId, result) {
 	const paid = await post(s.pay.url, { amount, receiptId });
 	assert.ok(paid.status === 200 && paid.json?.paymentStatus === 'pending', `a pending card payment through n8n: HTTP ${paid.status} ${paid.text.slice(0, 200)}`);
-	return notified(() => (s.sandbox.completeAuthentication(paid.json.paymentId, result), paid.json));
+	return notified(s.sandbox, () => (s.sandbox.completeAuthentication(paid.json.paymentId, result), paid.json));
 }
 
 /** Transaction → Refund through n8n (the other helper workflow). */
 const refund = (paymentId, amount) =>
-	notified(async () => {
+	notified(s.sandbox, async () => {
 		const refunded = await post(s.refund.url, { paymentId, amount });
 		assert.ok(refunded.status === 200 && refunded.json?.refundId, `refund through n8n: HTTP ${refunded.status} ${refunded.text.slice(0, 200)}`);
 		return refunded.json;

@@ -91,7 +91,14 @@ async function paidPayment(sandbox, { amount, receiptId, currency }) {
 	return { orderId, paymentId, amount };
 }
 
+/** What `action` resolves with, and the delivery of the next notification the sandbox sends after it. */
+async function notified(sandbox, action) {
+	const before = sandbox.notifications.length;
+	const result = await action();
+	return { ...result, delivery: (await sandbox.waitForNotifications(before + 1, 15_000))[before] };
+}
+
 /** `fn` over `items`, `width` at a time; resolves with the results in the order of `items`. */
 const inPool = (items, width, fn) => Readable.from(items).map((item) => fn(item), { concurrency: width }).toArray();
 
-module.exports = { APPROVED_CARD, DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, inPool };
+module.exports = { APPROVED_CARD, DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, notified, inPool };
