@@ -82,7 +82,7 @@ async function judge({ name, workflow }, runData, requests, sandbox, extra = {})
 		const failed = runs.find((task) => task.error);
 		assert.ok(!failed, `node "${node}" failed: ${failed?.error.message}`);
 	}
-	const unexpected = requests.filter((r) => (r.status ?? 0) >= 400 && !expectation.expectedFailures.includes(r.status));
+	const unexpected = requests.filter((r) => (r.status ?? 0) >= 400 && !(expectation.expectedFailures ?? []).includes(r.status));
 	assert.deepEqual(unexpected.map((r) => `${r.method} ${r.path} → ${r.status}`), [], 'unexpected gateway failures');
 	assertNothingSensitive(runData, workflow, sandbox);
 	const out = (node, output = 0) => {

@@ -38,17 +38,13 @@ function dataOf(method, apiPath, res) {
 }
 
 /** The JSON of every item a node output in a run (its last run, main output `output`); [] when it did not run. */
-function nodeItems(runData, node, output = 0) {
-	const runs = runData?.[node];
-	return (runs?.at(-1)?.data?.main?.[output] ?? []).map((item) => item.json);
-}
+const nodeItems = (runData, node, output = 0) => (runData?.[node]?.at(-1)?.data?.main?.[output] ?? []).map((item) => item.json);
 
 class RestSession {
 	/** @param {string} url  n8n's main address, e.g. http://127.0.0.1:5678 */
-	constructor(url, { browserId = BROWSER_ID } = {}) {
+	constructor(url) {
 		this.url = url;
-		this.browserId = browserId;
-		this.token = undefined;
+		this.browserId = BROWSER_ID;
 	}
 
 	/** The session cookie, for a browser that should share this session. */
