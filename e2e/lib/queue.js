@@ -165,7 +165,7 @@ module.exports = {
 
 	/**
 	 * Main first (it may migrate the database), then the workers and the webhook processor together. `url` is main's,
-	 * `webhookUrl(path)` the webhook processor's; also { main, webhook, workers: Map(role → process), stopWorker(role) }.
+	 * `webhookUrl(path)` the webhook processor's; also stopWorker(role).
 	 */
 	async start(n8n) {
 		const main = await n8n.process('main', ['start'], { name: 'n8n start (main)', env: { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } });
@@ -173,23 +173,19 @@ module.exports = {
 			n8n.process('webhook', ['webhook'], { name: 'n8n webhook' }),
 			...WORKERS.map((role) => startWorker(n8n, role)),
 		]);
-		const running = new Map(workers.map((worker) => [worker.role, worker]));
-		const all = () => [webhook, ...running.values(), main];
+		const running = new Set([webhook, ...workers, main]);
 		return {
 			url: main.url,
 			webhookUrl: (webhookPath) => `${webhook.url}/webhook/${webhookPath}`,
 			consoleFile: main.consoleFile,
 			pid: main.pid,
-			main,
-			webhook,
-			workers: running,
 			async stopWorker(role) {
-				const worker = running.get(role);
-				running.delete(role);
+				const worker = [...running].find((member) => member.role === role);
+				running.delete(worker);
 				return worker?.stop();
 			},
-			keep: () => all().forEach((member) => member.keep()),
-			stop: () => Promise.all(all().map((member) => member.stop())).finally(() => running.clear()),
+			keep: () => running.forEach((member) => member.keep()),
+			stop: () => Promise.all([...running].map((member) => member.stop())).finally(() => running.clear()),
 		};
 	},
 
