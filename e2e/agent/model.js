@@ -7,7 +7,9 @@
 // words, quoting what the tool said. The shapes are those of the Chat Completions API as the openai client of n8n
 // 2.41.1 reads them: one choice, `tool_calls` with JSON-encoded `arguments`, `finish_reason` "tool_calls" or "stop".
 
+const { once } = require('node:events');
 const http = require('node:http');
+const { text: readText } = require('node:stream/consumers');
 
 const { parseJson } = require('../lib/processes');
 
@@ -30,13 +32,11 @@ function nextTurn(scripts, body, callId) {
 }
 
 /** Starts the stand-in on a free port: { url (the credential's base URL), requests, script(), conversation(), toolAnswers(), close() }. */
-function startModel() {
+async function startModel() {
 	const scripts = [];
 	const requests = [];
 	const server = http.createServer(async (req, res) => {
-		const chunks = [];
-		for await (const chunk of req) chunks.push(chunk);
-		const text = Buffer.concat(chunks).toString('utf8');
+		const text = await readText(req);
 		const body = text ? parseJson(text) : {};
 		const path = req.url.split('?')[0];
 		requests.push({ method: req.method, path, body, text });
@@ -51,21 +51,18 @@ function startModel() {
 		send(200, { id: `chatcmpl-stand-in-${Date.now()}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model, choices: [choice], usage });
 	});
 	const conversation = (phrase) => requests.filter(({ body }) => textOf(body?.messages?.find((message) => message.role === 'user')).includes(phrase));
-	return new Promise((resolve, reject) => {
-		server.once('error', reject).listen(0, '127.0.0.1', () =>
-			resolve({
-				url: `http://127.0.0.1:${server.address().port}/v1`,
-				requests,
-				/** The conversation whose user message holds `phrase`: call `tool` with `args`, then answer. */
-				script: (phrase, { tool, args }) => scripts.push({ phrase, tool, args }),
-				/** The chat-completion requests of that conversation, in order. */
-				conversation,
-				/** What n8n gave the model as the tools' answers in that conversation (the `tool` messages), in order. */
-				toolAnswers: (phrase) => (conversation(phrase).at(-1)?.body.messages ?? []).filter((message) => message.role === 'tool').map(textOf),
-				close: () => new Promise((done) => server.close(() => done()) && server.closeAllConnections()),
-			}),
-		);
-	});
+	await once(server.listen(0, '127.0.0.1'), 'listening');
+	return {
+		url: `http://127.0.0.1:${server.address().port}/v1`,
+		requests,
+		/** The conversation whose user message holds `phrase`: call `tool` with `args`, then answer. */
+		script: (phrase, { tool, args }) => scripts.push({ phrase, tool, args }),
+		/** The chat-completion requests of that conversation, in order. */
+		conversation,
+		/** What n8n gave the model as the tools' answers in that conversation (the `tool` messages), in order. */
+		toolAnswers: (phrase) => (conversation(phrase).at(-1)?.body.messages ?? []).filter((message) => message.role === 'tool').map(textOf),
+		close: () => new Promise((done) => server.close(() => done()) && server.closeAllConnections()),
+	};
 }
 
 module.exports = { startModel, textOf };

@@ -5,6 +5,7 @@
 // (n8n's task runners). Also the few small helpers every check uses.
 
 const { spawn } = require('node:child_process');
+const { once } = require('node:events');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -128,14 +129,12 @@ async function mustRun(what, command, args, options = {}) {
 }
 
 /** A port nobody listens on right now; another process may take it first, so callers retry (startOnFreePort). */
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = net.createServer().unref().on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
+async function freePort() {
+	const server = net.createServer().unref().listen(0, '127.0.0.1');
+	await once(server, 'listening');
+	const { port } = server.address();
+	await new Promise((resolve) => server.close(resolve));
+	return port;
 }
 
 /**
