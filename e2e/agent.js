@@ -36,12 +36,11 @@ const CREDENTIALS = {
 const CARD = { given: 'by the stand-in model in (c)', cardNumber: '4111111111111111', cardExpMonth: '11', cardExpYear: '31', cardCVV: '987' };
 const REFUND_PATH = '/transaction/refund';
 const FINAL = (message) => message.startsWith('The tool answered:');
-const log = (message) => console.log(`agent: ${message}`);
 /** The name n8n gives a tool node's tool: its node name with everything but letters, digits, - and _ as _. */
 const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 
 const s = { urls: {}, refused: [], stored: [] };
-const { step, check } = story();
+const { step, check, log } = story('agent');
 const secrets = () => secretsToFind({ clients: [s.sandbox.clients.active, s.sandbox.clients.inactive], cardEncryptionKey: s.sandbox.cardEncryptionKey, cards: [CARD] });
 
 /**

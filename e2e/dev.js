@@ -30,11 +30,10 @@ const NODE_TYPE = `${PACKAGE_NAME}.paymentGateway`;
 const TOKEN = Date.now().toString(36);
 const DISPLAY_NAME = `Payment Gateway (edited ${TOKEN})`;
 
-const log = (message) => console.log(`dev check: ${message}`);
 const wait = (probe, timeoutMs) => waitUntil(probe, { timeoutMs, intervalMs: 500 });
 const exitedWithin = (child, ms) => Promise.race([child.exited, sleep(ms)]);
 const s = {};
-const { step, check } = story();
+const { step, check, log } = story('dev check');
 
 /** Manual Trigger → Order → Create → Status → Get by Order ID, with the credential `npm run dev` stores. */
 function orderAndStatusWorkflow() {

@@ -49,9 +49,8 @@ const CREDENTIAL_CASES = [
 	{ label: 'Base URL without the API prefix', status: 'Error', mentions: 'Base URL', answer: 404, outsideApi: true, data: (sandbox) => sandbox.credentialData({ baseUrl: sandbox.url }) },
 ];
 
-const log = (message) => console.log(`editor: ${message}`);
 const s = { pageErrors: [] };
-const { step, check, failures } = story();
+const { step, check, failures, log } = story('editor');
 
 const screenshot = (name, options) => editor.screenshot(s.page, path.join(SHOTS, name), options);
 

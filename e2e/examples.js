@@ -51,10 +51,9 @@ const PAYMENTS = {
 // Passes every format check but the check digit: the node refuses it before anything is sent.
 const REFUSED = { amount: '5.00', receiptId: 'EX-CARD-0005', cardNumber: '4242424242424241', cardExpMonth: '07', cardExpYear: '30', cardCVV: '135' };
 
-const log = (message) => console.log(`examples: ${message}`);
 const examples = loadExamples();
 const s = { orders: {}, requestCards: [], urls: {}, stored: [] };
-const { step, check } = story();
+const { step, check, log } = story('examples');
 
 /** A browser's form post, as a shop's page sends it. */
 const postForm = (url, fields) => post(url, new URLSearchParams(fields).toString(), { contentType: 'application/x-www-form-urlencoded' });

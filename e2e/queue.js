@@ -42,11 +42,10 @@ const [FIRST, ...OTHERS] = queue.WORKERS;
 const KINDS = ['success', 'success', 'success', 'success', 'failure', 'pending', 'unpaid', 'refunded', 'partially_refunded', 'error 404'];
 const CUSTOMER = { name: 'Rae Queue', email: 'rae.queue@example.com', phone: '91000043' };
 
-const log = (message) => console.log(`queue: ${message}`);
 const load = (name) => require(`./queue/${name}.json`);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const s = { times: { two: [], one: [] } };
-const { step, check } = story();
+const { step, check, log } = story('queue');
 
 /** What one output item of Status → Get by Order ID reports, in the terms of KINDS. */
 function kindOf(item) {

@@ -28,7 +28,6 @@ const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'user-folder');
 const WORKFLOW_DIR = path.resolve(paths.ROOT, process.env.E2E_WORKFLOWS_FROM || 'e2e/workflows');
 const NODE_TYPE = `${PACKAGE_NAME}.paymentGateway`;
 const CREDENTIAL = { id: 'pgSandboxCred001', name: 'Payment Gateway sandbox', type: 'paymentGatewayApi' };
-const log = (message) => console.log(`e2e: ${message}`);
 
 /** The workflow files in the order of check.js (single operations first, then the stories), checked for shape. */
 function loadWorkflows(only) {
@@ -110,7 +109,7 @@ const workflows = loadWorkflows(process.argv.slice(2));
 const byCli = workflows.filter((w) => !w.webhookPath);
 const byWebhook = workflows.filter((w) => w.webhookPath);
 const state = { stored: byCli.map((w) => w.workflow) };
-const { step, check } = story();
+const { step, check, log } = story('e2e');
 
 step(`the packed package installed into a real n8n, with the sandbox's credential and the workflows of ${path.relative(paths.ROOT, WORKFLOW_DIR)}`, async () => {
 	// The sandbox runs in this process: the checks read its request log.

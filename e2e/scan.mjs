@@ -23,9 +23,8 @@ const SRC = path.join(ROOT, 'e2e', 'scanner');
 const DEST = path.join(ROOT, '.e2e', 'scanner');
 const requireFromScanner = createRequire(path.join(DEST, 'package.json'));
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
-const log = (message) => console.log(`scan: ${message}`);
 const s = {};
-const { step, check } = story();
+const { step, check, log } = story('scan');
 
 /** 1. The scanner, as pinned; `--ignore-scripts` because its package-manager guard runs at install. */
 async function installScanner() {

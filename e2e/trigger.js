@@ -16,12 +16,11 @@ const { nodeItems, post } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'trigger', 'user');
 const CREDENTIAL = { id: 'pgSandboxCred001', name: 'Payment Gateway sandbox', type: 'paymentGatewayApi' };
-const log = (message) => console.log(`trigger: ${message}`);
 const load = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, 'trigger', `${name}.json`), 'utf8'));
 const pick = (item, keys) => Object.fromEntries(keys.map((key) => [key, item?.[key]]));
 
 const s = { stored: [], expected: 0 };
-const { step, check } = story();
+const { step, check, log } = story('trigger');
 
 /** A notification that must start exactly one more execution; resolves with the trigger's item. */
 async function oneExecution(delivery) {

@@ -25,9 +25,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 /**
  * A check's tests in the order they build on each other: `step` is one the rest needs (after it failed, the rest are
  * skipped rather than failed for its sake), `check` one that needs the steps before it but nothing needs.
- * `failures()` counts both kinds that failed.
+ * `failures()` counts both kinds that failed; `log(message)` prints a line under the check's `name`.
  */
-function story() {
+function story(checkName) {
 	let failed;
 	let failures = 0;
 	const register = (stops) => (name, fn) =>
@@ -41,7 +41,7 @@ function story() {
 				throw error;
 			}
 		});
-	return { step: register(true), check: register(false), failures: () => failures };
+	return { step: register(true), check: register(false), failures: () => failures, log: (message) => console.log(`${checkName}: ${message}`) };
 }
 
 /** The packed package installed into a real n8n on `userFolder`, and the sandbox gateway: `s.sandbox`, `s.n8n`. */
