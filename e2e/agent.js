@@ -11,7 +11,6 @@
 //   stored and logged and over everything the stand-in received.
 
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
 
@@ -110,7 +109,7 @@ async function reviewedRefund(amount, buttonText) {
 }
 
 step("the packed package in n8n with the stand-in model; support-agent.json imported, the check's agent workflows published", async () => {
-	s.example = JSON.parse(fs.readFileSync(EXAMPLE_FILE, 'utf8'));
+	s.example = require(EXAMPLE_FILE);
 	await setUp(s, USER_FOLDER, { log });
 	s.model = await startModel();
 	onCleanUp(() => s.model.close());
@@ -123,7 +122,7 @@ step("the packed package in n8n with the stand-in model; support-agent.json impo
 	s.stored.push(s.example);
 	await startN8n(s);
 	for (const name of ['refunds', 'card']) {
-		const deployed = await s.session.deploy(JSON.parse(fs.readFileSync(path.join(__dirname, 'agent', `${name}.json`), 'utf8')), s.server);
+		const deployed = await s.session.deploy(require(`./agent/${name}.json`), s.server);
 		s.stored.push(deployed.stored);
 		s.urls[name] = deployed.url;
 	}

@@ -170,10 +170,10 @@ async function findLeaks(n8n, { secrets, workflows = [], expectExecutions = true
 	const dir = path.join(n8n.userFolder, '.n8n');
 	// Every other file n8n keeps in .n8n: not its database (read per table) nor the installed packages.
 	const others = fs
-		.readdirSync(dir, { recursive: true, withFileTypes: true })
-		.filter((entry) => entry.isFile())
-		.map((entry) => path.join(entry.parentPath ?? entry.path, entry.name))
-		.filter((file) => !path.relative(dir, file).startsWith(`nodes${path.sep}`) && !path.relative(dir, file).startsWith('database.sqlite'));
+		.readdirSync(dir, { recursive: true })
+		.filter((name) => !name.startsWith(`nodes${path.sep}`) && !name.startsWith('database.sqlite'))
+		.map((name) => path.join(dir, name))
+		.filter((file) => fs.lstatSync(file).isFile());
 	const logFiles = n8n.logFiles();
 	for (const file of [...logFiles, ...others]) searchFile(file, path.relative(n8n.userFolder, file), secrets, result, allowedIn);
 	Object.assign(result.searched, { logFiles: logFiles.length, otherFiles: others.length });
