@@ -134,15 +134,14 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 		 * One long-running process (`start`, `worker`, `webhook`) as `role`: its log is logs/n8n-<role>.log, its console
 		 * logs/<role>.out. Resolves once /healthz and /healthz/readiness answer on `healthPort` (an env variable).
 		 */
-		async process(role, args, { name = `n8n ${role}`, env: extra = {}, healthPort = 'N8N_PORT', port } = {}) {
+		async process(role, args, { name = `n8n ${role}`, env: extra = {}, healthPort = 'N8N_PORT', port: fixed } = {}) {
 			const consoleFile = path.join(logDir, `${role}.out`);
-			let env;
-			const { service } = await startOnFreePort(name, {
+			const { port, service } = await startOnFreePort(name, {
 				consoleFile,
-				port: port && Number(port),
+				port: fixed && Number(fixed),
 				log,
 				start: async (free) => {
-					env = await n8n.env(role, { ...extra, [healthPort]: String(free) });
+					const env = await n8n.env(role, { ...extra, [healthPort]: String(free) });
 					fs.writeFileSync(consoleFile, '');
 					return launch(paths.NODE, [paths.N8N_BIN, ...args], { cwd: userFolder, env, logFile: consoleFile, name, log });
 				},
@@ -150,9 +149,7 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 			});
 			return {
 				role,
-				name,
-				env,
-				url: `http://127.0.0.1:${env[healthPort]}`,
+				url: `http://127.0.0.1:${port}`,
 				consoleFile,
 				pid: service.pid,
 				keep: service.keep,
