@@ -110,14 +110,14 @@ async function reviewedRefund(amount, buttonText) {
 
 step("the packed package in n8n with the stand-in model; support-agent.json imported, the check's agent workflows published", async () => {
 	s.example = require(EXAMPLE_FILE);
-	await setUp(s, USER_FOLDER, { log });
 	s.model = await startModel();
 	onCleanUp(() => s.model.close());
 	log(`stand-in model on ${s.model.url}`);
-	await s.n8n.importCredentials([
-		{ ...CREDENTIALS.gateway, data: s.sandbox.credentialData() },
+	const credentials = (sandbox) => [
+		{ ...CREDENTIALS.gateway, data: sandbox.credentialData() },
 		{ ...CREDENTIALS.model, data: { apiKey: 'stand-in-model-key', url: s.model.url } },
-	]);
+	];
+	await setUp(s, USER_FOLDER, { log, credentials });
 	await s.n8n.mustCli('imported examples/support-agent.json (n8n import:workflow)', ['import:workflow', `--input=${EXAMPLE_FILE}`]);
 	s.stored.push(s.example);
 	await startN8n(s);

@@ -74,7 +74,7 @@ const requestsSeen = () => s.sandbox.requests.map((request) => `${request.method
 
 step('the packed package in a fresh user folder, the sandbox, n8n start, the owner set up and logged in over REST', async () => {
 	mkdirSync(SHOTS, { recursive: true });
-	await setUp(s, USER_FOLDER, { log });
+	await setUp(s, USER_FOLDER, { log, credentials: () => [] });
 	await startN8n(s);
 	await s.session.login();
 	const created = await s.session.data('POST', '/rest/credentials', { name: 'Payment Gateway sandbox (REST credential test)', type: CREDENTIAL_TYPE, data: s.sandbox.credentialData() });

@@ -106,8 +106,7 @@ check('card-payment saves no execution data (success, error, manual)', () => {
 step('the packed package in n8n, the examples imported with n8n import:workflow, n8n started', async () => {
 	for (const name of CHECKED_ELSEWHERE) delete examples[name];
 	s.stored.push(...Object.values(examples));
-	await setUp(s, USER_FOLDER, { log, env: N8N_SETTINGS });
-	await s.n8n.importCredentials([{ ...CREDENTIAL, data: s.sandbox.credentialData({ checkoutPageUrl: CHECKOUT_PAGE }) }]);
+	await setUp(s, USER_FOLDER, { log, env: N8N_SETTINGS, credentials: (sandbox) => [{ ...CREDENTIAL, data: sandbox.credentialData({ checkoutPageUrl: CHECKOUT_PAGE }) }] });
 	await s.n8n.importWorkflows(Object.values(examples));
 	await startN8n(s);
 });

@@ -16,7 +16,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { SANDBOX_CREDENTIAL, searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { call, cardPayment, DECLINED_CARD, inPool, unpaidOrder } = require('./lib/gateway');
 const { paths, requireFromN8n } = require('./lib/package');
 const queue = require('./lib/queue');
@@ -25,7 +25,6 @@ const { nodeItems, post } = require('./lib/rest');
 const { whereRan } = require('./queue/where-ran');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'queue', 'user');
-const CREDENTIAL = { id: 'pgSandboxCred001', name: 'Payment Gateway sandbox', type: 'paymentGatewayApi' };
 const ORDERS = 300;
 const EXECUTIONS = 6;
 const LATENCY_MS = 50;
@@ -92,7 +91,7 @@ function reconciliationWorkflow() {
 function prepared(workflow) {
 	const filled = JSON.parse(JSON.stringify(workflow).split('__SANDBOX_URL__').join(s.sandbox.url));
 	for (const node of filled.nodes) {
-		if (node.credentials?.paymentGatewayApi) node.credentials.paymentGatewayApi = { id: CREDENTIAL.id, name: CREDENTIAL.name };
+		if (node.credentials?.paymentGatewayApi) node.credentials.paymentGatewayApi = { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name };
 	}
 	return filled;
 }
@@ -150,9 +149,8 @@ async function reconcile(times, mustUse) {
 }
 
 step(`the packed package in queue mode: main, ${queue.WORKERS.length} workers and the webhook processor healthy, three workflows published`, async () => {
+	// The first command (the credential's import) starts PostgreSQL and Redis and migrates the new database.
 	await setUp(s, USER_FOLDER, { log, deployment: 'queue' });
-	// The first command starts PostgreSQL and Redis and migrates the new database.
-	await s.n8n.importCredentials([{ ...CREDENTIAL, data: s.sandbox.credentialData() }]);
 	const { versions } = await queue.services(s.n8n);
 	const node = execFileSync(paths.NODE, ['-v'], { encoding: 'utf8' }).trim();
 	log(`n8n ${requireFromN8n('n8n/package.json').version} on Node ${node}; ${versions.postgres}; ${versions.redis}`);

@@ -27,7 +27,6 @@ const { nodeItems, post } = require('./lib/rest');
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'user-folder');
 const WORKFLOW_DIR = path.resolve(paths.ROOT, process.env.E2E_WORKFLOWS_FROM || 'e2e/workflows');
 const NODE_TYPE = `${PACKAGE_NAME}.paymentGateway`;
-const CREDENTIAL = { id: 'pgSandboxCred001', name: 'Payment Gateway sandbox', type: 'paymentGatewayApi' };
 
 /** The workflow files in the order of check.js (single operations first, then the stories), checked for shape. */
 function loadWorkflows(only) {
@@ -114,7 +113,6 @@ const { step, check, log } = story('e2e');
 step(`the packed package installed into a real n8n, with the sandbox's credential and the workflows of ${path.relative(paths.ROOT, WORKFLOW_DIR)}`, async () => {
 	// The sandbox runs in this process: the checks read its request log.
 	await setUp(state, USER_FOLDER, { log });
-	await state.n8n.importCredentials([{ ...CREDENTIAL, data: state.sandbox.credentialData() }]);
 	if (byCli.length) await state.n8n.importWorkflows(byCli.map((w) => withSandboxUrl(w.workflow, state.sandbox)));
 });
 

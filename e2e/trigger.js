@@ -15,7 +15,6 @@ const { paths } = require('./lib/package');
 const { nodeItems, post } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'trigger', 'user');
-const CREDENTIAL = { id: 'pgSandboxCred001', name: 'Payment Gateway sandbox', type: 'paymentGatewayApi' };
 const load = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, 'trigger', `${name}.json`), 'utf8'));
 const pick = (item, keys) => Object.fromEntries(keys.map((key) => [key, item?.[key]]));
 
@@ -65,7 +64,6 @@ const refund = (paymentId, amount) =>
 
 step("the packed package in n8n, the trigger and two helper workflows published over REST, the trigger's URL live", async () => {
 	await setUp(s, USER_FOLDER, { log });
-	await s.n8n.importCredentials([{ ...CREDENTIAL, data: s.sandbox.credentialData() }]);
 	await startN8n(s);
 	for (const name of ['notifications', 'pay', 'refund']) {
 		const deployed = await s.session.deploy(load(name), s.server);

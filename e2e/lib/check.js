@@ -44,13 +44,21 @@ function story(checkName) {
 	return { step: register(true), check: register(false), failures: () => failures, log: (message) => console.log(`${checkName}: ${message}`) };
 }
 
-/** The packed package installed into a real n8n on `userFolder`, and the sandbox gateway: `s.sandbox`, `s.n8n`. */
-async function setUp(s, userFolder, { log, ...options }) {
+/** The credential the checks' own workflows name for the sandbox. */
+const SANDBOX_CREDENTIAL = { id: 'pgSandboxCred001', name: 'Payment Gateway sandbox', type: 'paymentGatewayApi' };
+
+/**
+ * The packed package installed into a real n8n on `userFolder`, the sandbox gateway, and the credentials
+ * `credentials(sandbox)` gives imported (by default SANDBOX_CREDENTIAL with the sandbox's data): `s.sandbox`, `s.n8n`.
+ */
+async function setUp(s, userFolder, { log, credentials = (sandbox) => [{ ...SANDBOX_CREDENTIAL, data: sandbox.credentialData() }], ...options }) {
 	await preparePackage(userFolder, { log });
 	s.sandbox = await startSandbox({ port: 0 });
 	onCleanUp(() => s.sandbox.close());
 	log(`sandbox gateway on ${s.sandbox.url}`);
 	s.n8n = await createN8n({ userFolder, log, ...options });
+	const imported = credentials(s.sandbox);
+	if (imported.length) await s.n8n.importCredentials(imported);
 }
 
 /** n8n started, its owner set up over REST: `s.server`, `s.session`. */
@@ -77,4 +85,4 @@ async function searchLeaks(n8n, sandbox, { workflows = [], cards = [], clients =
 	return { result, secrets };
 }
 
-module.exports = { story, setUp, startN8n, searchLeaks };
+module.exports = { SANDBOX_CREDENTIAL, story, setUp, startN8n, searchLeaks };
