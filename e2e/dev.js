@@ -40,18 +40,14 @@ function orderAndStatusWorkflow() {
 	const credentials = { paymentGatewayApi: { id: 'pgDevSandboxCred', name: 'Payment Gateway account' } };
 	const node = (name, x, parameters) => ({ id: `dev-check-${x}`, name, type: NODE_TYPE, typeVersion: 1, position: [x, 0], parameters, credentials });
 	const order = { resource: 'order', operation: 'create', amount: 12.5, currency: 'OMR', customerName: 'Jane Doe', customerEmail: 'jane@example.com', customerPhone: '91234567' };
-	return {
-		name: `Dev check ${Date.now()}`,
-		nodes: [
-			{ id: 'dev-check-0', name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			node('Create order', 250, order),
-			node('Order status', 500, { resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' }),
-		],
-		connections: {
-			'Manual Trigger': { main: [[{ node: 'Create order', type: 'main', index: 0 }]] },
-			'Create order': { main: [[{ node: 'Order status', type: 'main', index: 0 }]] },
-		},
-	};
+	const nodes = [
+		{ id: 'dev-check-0', name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		node('Create order', 250, order),
+		node('Order status', 500, { resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' }),
+	];
+	// Each node's output goes to the next one.
+	const connections = Object.fromEntries(nodes.slice(1).map((next, index) => [nodes[index].name, { main: [[{ node: next.name, type: 'main', index: 0 }]] }]));
+	return { name: `Dev check ${Date.now()}`, nodes, connections };
 }
 
 const sandboxRequests = async () => (await fetch(`${s.urls.sandbox}/__sandbox/requests`)).json();
