@@ -36,10 +36,7 @@ const WRONG_SECRET = 'wrong-secret-0123456789abcdef';
 const PICTURED_EXAMPLE = 'notifications';
 const CARD_CUSTOMER = { name: 'Cara Cards', email: 'cara.cards@example.com', phone: '91000077' };
 /** The approved test cards, with what a person reads in the list: network and the last four digits only. */
-const CARDS = [
-	{ number: '4111111111111111', network: 'Visa' },
-	{ number: '5186001700008785', network: 'Mastercard' },
-];
+const CARDS = [{ number: '4111111111111111', network: 'Visa' }, { number: '5186001700008785', network: 'Mastercard' }];
 const TOKEN_MODE_FIELDS = FIELDS.cardMode.filter(([name]) => !FIELDS.cardOnly.some(([card]) => card === name)).concat(FIELDS.tokenOnly);
 /** n8n's credential test, over REST and in the dialog, for each of these. */
 const CREDENTIAL_CASES = [

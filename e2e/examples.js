@@ -97,10 +97,7 @@ check(`each example's sticky note says what to set and what to try; every Paymen
 
 check('card-payment saves no execution data (success, error, manual)', () => {
 	const { settings } = examples['card-payment'];
-	assert.deepEqual(
-		[settings.saveDataSuccessExecution, settings.saveDataErrorExecution, settings.saveManualExecutions],
-		['none', 'none', false],
-	);
+	assert.deepEqual([settings.saveDataSuccessExecution, settings.saveDataErrorExecution, settings.saveManualExecutions], ['none', 'none', false]);
 });
 
 step('the packed package in n8n, the examples imported with n8n import:workflow, n8n started', async () => {

@@ -80,10 +80,7 @@ export async function offeredOptions(page, scope, name) {
 	await parameterInput(scope, name).click();
 	const options = page.getByRole('option').filter({ visible: true });
 	await options.first().waitFor({ state: 'visible' });
-	const offered = [];
-	for (const option of await options.all()) {
-		offered.push(((await option.locator('.option-headline').first().textContent().catch(() => null)) ?? (await option.textContent()) ?? '').trim());
-	}
+	const offered = await options.evaluateAll((elements) => elements.map((option) => (option.querySelector('.option-headline') ?? option).textContent.trim()));
 	return { offered, options };
 }
 

@@ -147,14 +147,7 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 				},
 				ready: (free) => healthy(`http://127.0.0.1:${free}`),
 			});
-			return {
-				role,
-				url: `http://127.0.0.1:${port}`,
-				consoleFile,
-				pid: service.pid,
-				keep: service.keep,
-				stop: () => service.stop(),
-			};
+			return { role, url: `http://127.0.0.1:${port}`, consoleFile, pid: service.pid, keep: service.keep, stop: () => service.stop() };
 		},
 
 		/** Starts n8n as the deployment runs it: { url (REST, editor), webhookUrl(path), consoleFile, pid, stop(), keep() }. */
