@@ -59,13 +59,9 @@ async function lintReport(scanner, dir, patterns) {
 	const eslint = new ESLint({ cwd: dir, allowInlineConfig: false, overrideConfigFile: true, overrideConfig: await scanner.buildScanConfig() });
 	const files = requireFromScanner('fast-glob').sync(patterns, { cwd: dir, absolute: true, ignore: ['node_modules/**', '**/package-lock.json'] });
 	const results = await eslint.lintFiles(files);
-	const formatter = await eslint.loadFormatter('stylish');
-	return {
-		files: files.length,
-		errors: results.reduce((sum, r) => sum + r.errorCount, 0),
-		warnings: results.reduce((sum, r) => sum + r.warningCount, 0),
-		text: (await formatter.format(results)).trim(),
-	};
+	const count = (key) => results.reduce((sum, result) => sum + result[key], 0);
+	const text = (await (await eslint.loadFormatter('stylish')).format(results)).trim();
+	return { files: files.length, errors: count('errorCount'), warnings: count('warningCount'), text };
 }
 
 /** The scan of one folder: analyzePackage's verdict, and every error and warning printed. */
