@@ -65,9 +65,7 @@ function printTable(rows) {
 				: `${result.ok ? 'pass' : '**fail**'}${result.passed != null ? ` (${result.passed}/${result.passed + result.failed})` : ''}${result.note ? `: ${result.note}` : ''}`;
 	console.log(`\n| n8n | Node.js | ${CHECKS.map((c) => `\`npm run ${c}\``).join(' | ')} | date |`);
 	console.log(`|---|---|${CHECKS.map(() => '---|').join('')}---|`);
-	for (const row of rows) {
-		console.log(`| ${row.version} | ${row.node ?? '?'} | ${CHECKS.map((c) => cell(row.checks[c])).join(' | ')} | ${row.date} |`);
-	}
+	for (const row of rows) console.log(`| ${row.version} | ${row.node ?? '?'} | ${CHECKS.map((c) => cell(row.checks[c])).join(' | ')} | ${row.date} |`);
 }
 
 /** --report: the counts read again from the kept logs. */

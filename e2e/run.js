@@ -130,9 +130,7 @@ for (const entry of byCli) {
 	});
 }
 
-if (byWebhook.length) {
-	step('n8n start, the owner set up over REST', () => startN8n(state));
-}
+if (byWebhook.length) step('n8n start, the owner set up over REST', () => startN8n(state));
 
 for (const entry of byWebhook) {
 	check(`${entry.name} (${entry.file}, production webhook): ${checks[entry.name].runs}`, async () => {

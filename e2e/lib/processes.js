@@ -121,9 +121,7 @@ async function run(command, args, { timeoutMs = 0, ...options } = {}) {
 async function mustRun(what, command, args, options = {}) {
 	const since = Date.now();
 	const result = await run(command, args, options);
-	if (result.code !== 0) {
-		throw new Error(`${what} failed (exit ${result.code}${result.signal ? `, ${result.signal}` : ''})\n${tail(result.stdout + result.stderr)}`);
-	}
+	if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}${result.signal ? `, ${result.signal}` : ''})\n${tail(result.stdout + result.stderr)}`);
 	(options.log ?? console.log)(`${what} (${seconds(since)})`);
 	return result;
 }

@@ -84,9 +84,7 @@ class RestSession {
 			res = await this.call('POST', '/rest/owner/setup', owner);
 			return !(res.status === 404 || res.status >= 500 || res.text.includes('starting up'));
 		}, { timeoutMs: 30_000, intervalMs: 500 });
-		if (res.status !== 200 || !res.text.includes(owner.email) || !this.token) {
-			throw new Error(`owner setup answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
-		}
+		if (res.status !== 200 || !res.text.includes(owner.email) || !this.token) throw new Error(`owner setup answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
 		return res.body.data;
 	}
 
