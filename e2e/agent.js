@@ -17,10 +17,10 @@ const { test } = require('node:test');
 const { approvalRequest, clickButton, openChatSocket, sendMessage } = require('./agent/chat');
 const { startModel } = require('./agent/model');
 const { modelRequestTexts, TOOL_CALL_ARGUMENTS } = require('./agent/stored');
-const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { sandboxSecrets, searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLES_DIR, knownTypes } = require('./lib/examples');
 const { gatewayRequest, paidPayment, unpaidOrder } = require('./lib/gateway');
-const { searchTexts, secretsToFind } = require('./lib/leaks');
+const { searchTexts } = require('./lib/leaks');
 const { paths } = require('./lib/package');
 const { onCleanUp, parseJson, sleep } = require('./lib/processes');
 
@@ -40,7 +40,7 @@ const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 
 const s = { urls: {}, refused: [], stored: [] };
 const { step, check, log } = story('agent');
-const secrets = () => secretsToFind({ clients: [s.sandbox.clients.active, s.sandbox.clients.inactive], cardEncryptionKey: s.sandbox.cardEncryptionKey, cards: [CARD] });
+const secrets = () => sandboxSecrets(s.sandbox, { cards: [CARD] });
 
 /**
  * One chat message whose conversation the stand-in scripts: call `tool` with `args`, then answer quoting the tool.

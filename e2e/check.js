@@ -20,8 +20,7 @@
 
 const assert = require('node:assert/strict');
 
-/** The fields of `object` that `expected` names must be `expected`'s: one comparison that shows every field. */
-const has = (object, expected, message) => assert.deepEqual(Object.fromEntries(Object.keys(expected).map((key) => [key, object?.[key]])), expected, message);
+const { has } = require('./lib/check');
 const assertOrderId = (value) => assert.ok(typeof value === 'string' && value.length > 0, `orderId should be a non-empty string: ${value}`);
 const calls = (t) => t.requests.map((r) => `${r.method} ${r.apiPath} ${r.status}`);
 const body = (request) => JSON.parse(request.body);

@@ -9,14 +9,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { has, searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { notified } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { nodeItems, post } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'trigger', 'user');
 const load = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, 'trigger', `${name}.json`), 'utf8'));
-const pick = (item, keys) => Object.fromEntries(keys.map((key) => [key, item?.[key]]));
 
 const s = { stored: [], expected: 0 };
 const { step, check, log } = story('trigger');
@@ -32,7 +31,7 @@ async function oneExecution(delivery) {
 	assert.equal(emitted.length, 1, 'the trigger emits one item');
 	const [after] = nodeItems(runData, 'Received');
 	assert.ok(after?.orderId === emitted[0].orderId && after.receivedAt, 'the item reaches the next node');
-	assert.deepEqual(pick(executions[0], ['status', 'mode']), { status: 'success', mode: 'webhook' });
+	has(executions[0], { status: 'success', mode: 'webhook' });
 	return emitted[0];
 }
 
@@ -43,8 +42,7 @@ async function noExecution() {
 
 /** A verified item: the gateway's status, the notification's claim agreeing beside it, the right ids. */
 function assertVerified(item, { orderId, paymentId, status }) {
-	const keys = ['orderId', 'paymentId', 'statusVerified', 'status', 'notifiedStatus', 'statusMismatch'];
-	assert.deepEqual(pick(item, keys), { orderId, paymentId, statusVerified: true, status, notifiedStatus: status, statusMismatch: false });
+	has(item, { orderId, paymentId, statusVerified: true, status, notifiedStatus: status, statusMismatch: false });
 }
 
 /** A card payment made through n8n (the helper workflow), pending, then completed by the customer in the sandbox. */
@@ -110,14 +108,14 @@ step("wrapped, values padded with spaces: a failed payment's item holds data's f
 	s.failed = await payAndComplete(12, 'TRG-0002', 'failure');
 	const item = await oneExecution(s.failed.delivery);
 	assertVerified(item, { orderId: s.failed.orderId, paymentId: s.failed.paymentId, status: 'failure' });
-	assert.deepEqual(pick(item, ['eventType', 'failureReason']), { eventType: 'TRANSACTION_FAILED', failureReason: 'Customer authentication failed' });
+	has(item, { eventType: 'TRANSACTION_FAILED', failureReason: 'Customer authentication failed' });
 });
 
 step('wrapped: the full refund starts one execution (REFUND_SUCCESS, its refundId); a forged one: 401, no execution', async () => {
 	const rest = await refund(s.paid.paymentId, 20);
 	const item = await oneExecution(rest.delivery);
 	assertVerified(item, { orderId: s.paid.orderId, paymentId: s.paid.paymentId, status: 'refunded' });
-	assert.deepEqual(pick(item, ['eventType', 'refundId']), { eventType: 'REFUND_SUCCESS', refundId: rest.refundId });
+	has(item, { eventType: 'REFUND_SUCCESS', refundId: rest.refundId });
 	const forged = await s.sandbox.sendNotification({ paymentId: s.failed.paymentId, signature: 'a'.repeat(64) });
 	assert.equal(forged.status, 401);
 	await noExecution();

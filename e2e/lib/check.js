@@ -68,21 +68,20 @@ async function startN8n(s) {
 	await s.session.setupOwner();
 }
 
-/**
- * Stops n8n and searches what it stored for the secrets of the sandbox's clients (and `clients`), its card
- * encryption key and the card data of `workflows` and `cards`; fails on a hit or when there was nothing to search.
- */
+/** The fields of `object` that `expected` names must be `expected`'s: one comparison that shows every field. */
+const has = (object, expected, message) => assert.deepEqual(Object.fromEntries(Object.keys(expected).map((key) => [key, object?.[key]])), expected, message);
+
+/** The secrets of the sandbox's clients (and `clients`), its card encryption key and the card data of `workflows` and `cards`. */
+const sandboxSecrets = (sandbox, { clients = [], workflows = [], cards = [] } = {}) =>
+	secretsToFind({ clients: [sandbox.clients.active, sandbox.clients.inactive, ...clients], cardEncryptionKey: sandbox.cardEncryptionKey, workflows, cards });
+
+/** Stops n8n and searches what it stored for `sandboxSecrets`; fails on a hit or when there was nothing to search. */
 async function searchLeaks(n8n, sandbox, { workflows = [], cards = [], clients = [], allowedIn } = {}) {
 	await n8n.stop();
-	const secrets = secretsToFind({
-		clients: [sandbox.clients.active, sandbox.clients.inactive, ...clients],
-		cardEncryptionKey: sandbox.cardEncryptionKey,
-		workflows,
-		cards,
-	});
+	const secrets = sandboxSecrets(sandbox, { clients, workflows, cards });
 	const result = await findLeaks(n8n, { secrets, workflows, allowedIn });
 	assert.ok(printLeaks(result), `${secrets.length} secrets searched for: a leak, or nothing to search (above)`);
 	return { result, secrets };
 }
 
-module.exports = { SANDBOX_CREDENTIAL, story, setUp, startN8n, searchLeaks };
+module.exports = { SANDBOX_CREDENTIAL, has, story, setUp, startN8n, sandboxSecrets, searchLeaks };
