@@ -18,7 +18,7 @@ const { approvalRequest, clickButton, openChatSocket, sendMessage } = require('.
 const { startModel } = require('./agent/model');
 const { modelRequestTexts, TOOL_CALL_ARGUMENTS } = require('./agent/stored');
 const { sandboxSecrets, searchLeaks, setUp, startN8n, story } = require('./lib/check');
-const { EXAMPLES_DIR, knownTypes } = require('./lib/examples');
+const { EXAMPLES_DIR, unknownTypes } = require('./lib/examples');
 const { gatewayRequest, paidPayment, unpaidOrder } = require('./lib/gateway');
 const { searchTexts } = require('./lib/leaks');
 const { paths } = require('./lib/package');
@@ -175,8 +175,7 @@ check('(c) Transaction → Initiate as a tool with card details from the model: 
 });
 
 check('(d) support-agent.json imported with n8n import:workflow: every node type known, its credentials found by name, its limit of 25 kept', async () => {
-	const known = await knownTypes(s.session);
-	assert.deepEqual(s.example.nodes.map((node) => `${node.type}@${node.typeVersion}`).filter((type) => !known.has(type)), [], 'node types n8n does not know');
+	assert.deepEqual(await unknownTypes(s.session, s.example), [], 'node types n8n does not know');
 	const stored = await s.session.data('GET', `/rest/workflows/${s.example.id}`);
 	const ids = stored.nodes.flatMap((node) => Object.values(node.credentials ?? {}).map((credential) => credential.id));
 	assert.equal(ids.length, 3);

@@ -45,11 +45,12 @@ function withSetField(workflow, nodeName, field, value) {
 	return copy;
 }
 
-/** Every `type@version` the running n8n knows, as its editor reads them (/types/nodes.json). */
-async function knownTypes(session) {
+/** The `type@version`s of the workflow's nodes that the running n8n does not know, as its editor reads them (/types/nodes.json). */
+async function unknownTypes(session, workflow) {
 	const { status, body } = await session.call('GET', '/types/nodes.json');
 	if (status !== 200 || !Array.isArray(body)) throw new Error(`n8n does not list its node types (/types/nodes.json: HTTP ${status})`);
-	return new Set(body.flatMap((type) => [type.version].flat().map((version) => `${type.name}@${version}`)));
+	const known = new Set(body.flatMap((type) => [type.version].flat().map((version) => `${type.name}@${version}`)));
+	return workflow.nodes.map((node) => `${node.type}@${node.typeVersion}`).filter((type) => !known.has(type));
 }
 
-module.exports = { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, loadExamples, nodeOf, withCodeList, withSetField, knownTypes };
+module.exports = { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, loadExamples, nodeOf, withCodeList, withSetField, unknownTypes };
