@@ -32,10 +32,7 @@ async function installScanner() {
 	const sum = createHash('sha256').update(files.map((file) => fs.readFileSync(path.join(SRC, file))).join('\0')).digest('hex');
 	const stamp = path.join(DEST, '.stamp-install');
 	const installed = path.join(DEST, 'node_modules', '@n8n', 'scan-community-package', 'package.json');
-	if (fs.existsSync(installed) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === sum) {
-		log('scanner already installed from the same lockfile');
-		return;
-	}
+	if (fs.existsSync(installed) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === sum) return log('scanner already installed from the same lockfile');
 	fs.mkdirSync(DEST, { recursive: true });
 	fs.rmSync(stamp, { force: true });
 	for (const file of files) fs.copyFileSync(path.join(SRC, file), path.join(DEST, file));
