@@ -167,10 +167,8 @@ check('(c) Transaction → Initiate as a tool with card details from the model: 
 	const args = { orderId, cardNumber, cardExpMonth, cardExpYear, cardCVV, cardHolderName: 'Cody Card', amount: 12 };
 	const result = await turn(s.urls.card, `Pay order ${orderId} with this card`, 'Pay With Card', args);
 	assertRefusal('card payment', result, /^Refused: an AI agent's tool may not pay with card details/);
-	const answered = [
-		...result.answers.map((text, index) => ({ where: 'tool message', row: `${index + 1}`, text })),
-		{ where: 'chat answer', row: '1', text: result.res.text },
-	];
+	const answered = result.answers.map((text, index) => ({ where: 'tool message', row: `${index + 1}`, text }));
+	answered.push({ where: 'chat answer', row: '1', text: result.res.text });
 	assert.deepEqual(searchTexts(answered, secrets()), [], 'card number, CVV, expiry or a secret in the tool message or the chat answer');
 });
 
@@ -184,8 +182,7 @@ check('(d) support-agent.json imported with n8n import:workflow: every node type
 });
 
 step('(d) support-agent.json published: its hosted chat answers, and refuses a message without an n8n login (401)', async () => {
-	const published = await s.session.publish(s.example.id, s.example, s.server);
-	s.chatUrl = published.url;
+	s.chatUrl = (await s.session.publish(s.example.id, s.example, s.server)).url;
 	log(`its hosted chat answers on ${s.chatUrl}`);
 	assert.equal((await sendMessage(s.chatUrl, { sessionId: 'no-login', chatInput: 'Refund everything' })).status, 401, 'only n8n users chat, and approve');
 	s.payment = await paidPayment(s.sandbox, { amount: 30, receiptId: 'AGENT-EXAMPLE-1' });

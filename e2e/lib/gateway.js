@@ -79,14 +79,8 @@ function cardPayment(sandbox, orderId, { card = APPROVED_CARD, settle = true, se
 /** An order paid in full on the sandbox's hosted checkout page: { orderId, paymentId, amount }. */
 async function paidPayment(sandbox, { amount, receiptId, currency }) {
 	const orderId = await unpaidOrder(sandbox, { amount, receiptId, currency });
-	const link = new URL('https://pay.example.com/checkout');
-	link.search = new URLSearchParams({
-		actionType: 'checkout',
-		orderId,
-		clientId: sandbox.clients.active.clientId,
-		redirectUrl: 'https://shop.example.com/payment/done',
-	}).toString();
-	const { paymentId, status } = sandbox.payCheckout(link.href, 'success');
+	const query = new URLSearchParams({ actionType: 'checkout', orderId, clientId: sandbox.clients.active.clientId, redirectUrl: 'https://shop.example.com/payment/done' });
+	const { paymentId, status } = sandbox.payCheckout(`https://pay.example.com/checkout?${query}`, 'success');
 	if (status !== 'success') throw new Error(`the checkout payment of ${receiptId} ended ${status}`);
 	return { orderId, paymentId, amount };
 }
