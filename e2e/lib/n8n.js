@@ -70,10 +70,7 @@ const parseRawOutput = (stdout) =>
 // Files for n8n's import commands hold plain secrets: they live outside the user folder, briefly.
 const withScratchDir = (fn) => withTempDir('pg-e2e-import-', fn);
 
-const healthy = async (url) => {
-	const answers = await Promise.all(['/healthz', '/healthz/readiness'].map((route) => fetch(url + route).catch(() => undefined)));
-	return answers.every((res) => res?.ok);
-};
+const healthy = async (url) => (await Promise.all(['/healthz', '/healthz/readiness'].map((route) => fetch(url + route).catch(() => undefined)))).every((res) => res?.ok);
 
 /**
  * One n8n on `userFolder` (the package installed in its .n8n/nodes beforehand), deployed as `deployment` ('single',

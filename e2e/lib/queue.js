@@ -64,20 +64,22 @@ async function pgClient(connection, database = DATABASE) {
 const pgAnswers = (connection) =>
 	pgClient(connection, 'postgres').then((client) => client.end().then(() => true), () => false);
 
+/**
+ * A database `command` with `argsOf(port)` on a free port, stopped after the n8n processes, its console in
+ * <logDir>/<file>.out; resolves once `ready(port)`, with { port, stop() }.
+ */
+async function startService(name, file, command, argsOf, { logDir, log, ready, ...options }) {
+	const consoleFile = path.join(logDir, `${file}.out`);
+	const start = (port) => launch(command, argsOf(port), { logFile: consoleFile, name, log, stopLast: true, ...options });
+	const { port, service } = await startOnFreePort(name, { start, ready, consoleFile, timeoutMs: 60_000, log });
+	return { port, stop: service.stop };
+}
+
 async function startRedis(workDir, logDir, log) {
 	const dir = path.join(workDir, 'redis');
 	fs.mkdirSync(dir);
-	const consoleFile = path.join(logDir, 'redis.out');
-	const start = (port) =>
-		launch('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-			cwd: dir,
-			logFile: consoleFile,
-			name: 'redis-server',
-			log,
-			stopLast: true,
-		});
-	const { port, service } = await startOnFreePort('redis-server', { start, ready: redisAnswers, consoleFile, timeoutMs: 60_000, log });
-	return { host: '127.0.0.1', port, stop: service.stop };
+	const argsOf = (port) => ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+	return { host: '127.0.0.1', ...(await startService('redis-server', 'redis', 'redis-server', argsOf, { cwd: dir, logDir, log, ready: redisAnswers })) };
 }
 
 async function startPostgres(workDir, logDir, pgBin, log) {
@@ -93,24 +95,14 @@ async function startPostgres(workDir, logDir, pgBin, log) {
 	await mustRun('initdb of a throw-away PostgreSQL cluster', path.join(pgBin, 'initdb'), initdb, { cwd: dir, ...account, log });
 	fs.rmSync(passwordFile);
 
-	const consoleFile = path.join(logDir, 'postgres.out');
 	const connection = { host: '127.0.0.1', user: DB_USER, password };
-	const start = (port) =>
-		launch(path.join(pgBin, 'postgres'), ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`], {
-			cwd: dir,
-			logFile: consoleFile,
-			name: 'postgres',
-			log,
-			stopSignal: 'SIGINT',
-			stopLast: true,
-			...account,
-		});
+	const argsOf = (port) => ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`];
 	const ready = (port) => pgAnswers({ ...connection, port });
-	const { port, service } = await startOnFreePort('postgres', { start, ready, consoleFile, timeoutMs: 60_000, log });
+	const { port, stop } = await startService('postgres', 'postgres', path.join(pgBin, 'postgres'), argsOf, { cwd: dir, logDir, log, ready, stopSignal: 'SIGINT', ...account });
 	connection.port = port;
 	const admin = await pgClient(connection, 'postgres');
 	await admin.query(`CREATE DATABASE ${DATABASE}`).finally(() => admin.end());
-	return { ...connection, database: DATABASE, client: () => pgClient(connection), stop: service.stop };
+	return { ...connection, database: DATABASE, client: () => pgClient(connection), stop };
 }
 
 /** Redis and PostgreSQL of one n8n: { redis, postgres: { ..., client() }, versions, stop() }, its data removed at clean-up. */
