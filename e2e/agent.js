@@ -1,145 +1,248 @@
 'use strict';
 
-// The AI Agent check: the package's tool nodes (n8n-nodes-payment-gateway.paymentGatewayTool) used by n8n's own AI
-// Agent in a real n8n, its OpenAI Chat Model pointed at a local stand-in model (agent/model.js) that scripts which
-// tool to call with which arguments. `npm run e2e:agent`.
-//
-// Installs the packed package into a fresh user folder (.e2e/agent/user), starts the sandbox and the stand-in,
-// imports the credentials and examples/support-agent.json (n8n import:workflow, as users do), starts n8n, creates
-// and publishes the check's workflows over REST, then:
+// The AI Agent check, `npm run e2e:agent`: the package's tool nodes used by n8n's own AI Agent in a real n8n, its
+// OpenAI Chat Model pointed at a local stand-in (agent/model.js) that scripts which tool to call with which arguments.
+// The check's two workflows (agent/refunds.json, agent/card.json: Chat Trigger answered over HTTP, AI Agent, Payment
+// Gateway tools) are published over REST; examples/support-agent.json is imported from its file as users do. Then:
 //   (a) a status read through the agent; (b) refunds above the limit, at the default limit 0 and under it;
-//   (c) a card payment asked by the model; (d) the example, human review answered in the chat;
-//   (e) the sandbox's requests from every refused call; (f) the leak search over what n8n stored and logged and over
-//   everything the stand-in received.
-// Prints PASS/FAIL lines; exits non-zero on any failure.
-//
-// Environment: E2E_SKIP_INSTALL=1 and E2E_SKIP_BUILD=1 as for npm run e2e.
+//   (c) a card payment asked by the model (card.json carries Payment Mode "New Card", which the editor does not offer
+//   in tool mode, and a generous limit, so that only the card rule can refuse it); (d) the example, its human review
+//   answered in the chat; (e) the sandbox's requests from every refused call; (f) the leak search over what n8n
+//   stored and logged and over everything the stand-in received.
 
-const fs = require('node:fs');
+const assert = require('node:assert/strict');
 const path = require('node:path');
+const { test } = require('node:test');
 
-const { startSandbox } = require('../sandbox/gateway');
-const { supportAgent } = require('./agent/example');
+const { approvalRequest, clickButton, openChatSocket, sendMessage } = require('./agent/chat');
 const { startModel } = require('./agent/model');
 const { modelRequestTexts, TOOL_CALL_ARGUMENTS } = require('./agent/stored');
-const { cardPayment, refunds, statusRead } = require('./agent/tools');
-const { CHAT_TRIGGER, CREDENTIALS, WORKFLOWS } = require('./agent/workflows');
-const { EXAMPLES_DIR } = require('./lib/examples');
-const { findLeaks, printLeaks, searchTexts, secretsToFind } = require('./lib/leaks');
-const { createN8n } = require('./lib/n8n');
-const { paths, preparePackage } = require('./lib/package');
-const { onCleanUp, runCheck } = require('./lib/processes');
-const { createReport, StepFailed } = require('./lib/report');
-const { RestSession } = require('./lib/rest');
+const { sandboxSecrets, searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { EXAMPLES_DIR, unknownTypes } = require('./lib/examples');
+const { gatewayRequest, paidPayment, unpaidOrder } = require('./lib/gateway');
+const { searchTexts } = require('./lib/leaks');
+const { paths } = require('./lib/package');
+const { onCleanUp, parseJson, sleep } = require('./lib/processes');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'agent', 'user');
 const EXAMPLE_FILE = path.join(EXAMPLES_DIR, 'support-agent.json');
-/** The card the stand-in model gives in (c): the sandbox's approved test card, an expiry and CVV nothing else uses. */
-const CARD = {
-	given: 'by the stand-in model in (c)',
-	cardNumber: '4111111111111111',
-	cardExpMonth: '11',
-	cardExpYear: '31',
-	cardCVV: '987',
+/** The credentials the check imports; the example finds them by name. */
+const CREDENTIALS = {
+	gateway: { id: 'pgAgentCred00001', name: 'Payment Gateway account', type: 'paymentGatewayApi' },
+	model: { id: 'openAiStandIn001', name: 'OpenAI account', type: 'openAiApi' },
 };
+/** The card the stand-in model gives in (c): the sandbox's approved test card, an expiry and CVV nothing else uses. */
+const CARD = { given: 'by the stand-in model in (c)', cardNumber: '4111111111111111', cardExpMonth: '11', cardExpYear: '31', cardCVV: '987' };
+const REFUND_PATH = '/transaction/refund';
+const FINAL = (message) => message.startsWith('The tool answered:');
+/** The name n8n gives a tool node's tool: its node name with everything but letters, digits, - and _ as _. */
+const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 
-const report = createReport();
-const log = (message) => console.log(`agent: ${message}`);
+const s = { urls: {}, refused: [], stored: [] };
+const { step, check, log } = story('agent');
+const secrets = () => sandboxSecrets(s.sandbox, { cards: [CARD] });
 
-/** The check's workflows created over REST and published; resolves with their chat URLs, and keeps what was stored. */
-async function deploy(t, stored) {
-	for (const [key, workflow] of Object.entries(WORKFLOWS)) {
-		const created = await t.session.createWorkflow(workflow);
-		stored.push({ ...workflow, id: created.id });
-		await t.session.activateWorkflow(created.id);
-		t.urls[key] = t.server.webhookUrl(`${workflow.nodes.find((node) => node.type === CHAT_TRIGGER).webhookId}/chat`);
-		await t.session.waitForWebhook(t.urls[key]);
+/**
+ * One chat message whose conversation the stand-in scripts: call `tool` with `args`, then answer quoting the tool.
+ * Resolves with the chat caller's answer, the sandbox requests meanwhile, the tool messages n8n gave the model, and
+ * the tools the model was offered.
+ */
+async function turn(url, chatInput, tool, args) {
+	s.model.script(chatInput, { tool: toolName(tool), args });
+	const before = s.sandbox.requests.length;
+	const res = await sendMessage(url, { sessionId: `agent-check-${before}`, chatInput });
+	const [first] = s.model.conversation(chatInput);
+	const offered = (first?.body.tools ?? []).map((offer) => offer.function);
+	return { res, sent: s.sandbox.requests.slice(before), answers: s.model.toolAnswers(chatInput), offered };
+}
+
+/** The final answer the chat caller got must be the stand-in's, quoting the tool's one answer. */
+function assertFinalAnswer({ res, answers }) {
+	assert.equal(res.status, 200);
+	assert.equal(answers.length, 1, 'one tool message');
+	assert.equal(res.json?.output, `The tool answered: ${answers[0]}`, "the agent's final answer, quoting the tool, reaches the chat caller");
+}
+
+/** A refusal as the model reads it (n8n's error item, the node's words), and nothing at the sandbox. */
+function assertRefusal(label, result, says) {
+	s.refused.push({ label, requests: result.sent.length });
+	const error = parseJson(result.answers[0] ?? '')?.[0]?.error ?? '';
+	assert.ok(/^Refused: /.test(error) && says.test(error) && error.includes('Nothing was sent to the payment gateway'), `the tool message: ${result.answers[0]?.slice(0, 300)}`);
+	assert.deepEqual(result.sent.map((request) => request.apiPath), [], 'requests at the sandbox');
+	assertFinalAnswer(result);
+}
+
+/** One message into the example's hosted chat, and the chat's WebSocket for the execution it started. */
+async function say(chatInput, tool, args) {
+	s.model.script(chatInput, { tool: toolName(tool), args });
+	const before = s.sandbox.requests.length;
+	const sessionId = `support-agent-${before}`;
+	const res = await sendMessage(s.chatUrl, { sessionId, chatInput, cookie: `n8n-auth=${s.session.token}` });
+	assert.ok(res.status === 200 && res.json?.executionStarted === true, `the hosted chat starts an execution: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+	const { executionId, resumeToken } = res.json;
+	return { executionId, before, socket: openChatSocket(s.server.url, { sessionId, executionId, resumeToken }) };
+}
+
+const refundsSince = (before) => s.sandbox.requests.slice(before).filter((request) => request.apiPath === REFUND_PATH);
+
+/** A refund through the example's chat: the approval request, what happened before the click, then the click. */
+async function reviewedRefund(amount, buttonText) {
+	const { paymentId } = s.payment;
+	const said = `Refund ${amount} of payment ${paymentId}`;
+	const chat = await say(said, 'Refund Payment', { paymentId, amount });
+	try {
+		const request = approvalRequest(await chat.socket.next((message) => Boolean(approvalRequest(message))));
+		assert.ok(request, `the chat shows an approval request: ${chat.socket.messages.join(' | ').slice(0, 300)}`);
+		assert.ok(request.text.includes(paymentId) && new RegExp(`\\b${amount}\\b`).test(request.text), `it shows the paymentId and ${amount}: ${request.text}`);
+		assert.deepEqual(request.buttons.map((button) => button.text).sort(), ['Approve refund', 'Decline']);
+		// The request comes once the execution waits: nothing may have reached the gateway, nor may it while it waits.
+		await sleep(1000);
+		assert.equal(refundsSince(chat.before).length, 0, 'no refund before an answer');
+		assert.equal((await s.session.data('GET', `/rest/executions/${chat.executionId}`)).status, 'waiting');
+		assert.equal(await clickButton(request.buttons.find((button) => button.text === buttonText)), 200, `"${buttonText}" clicked`);
+		const final = await chat.socket.next(FINAL);
+		assert.ok(final, `the agent's final answer reaches the chat: ${chat.socket.messages.join(' | ').slice(0, 300)}`);
+		return { final, refunds: refundsSince(chat.before), answers: s.model.toolAnswers(said) };
+	} finally {
+		chat.socket.close();
 	}
-	report.pass(`the check's agent workflows created and published over REST; their chats answer (${Object.values(t.urls).join(', ')})`);
 }
 
-/** (e): every refused call, with what reached the sandbox meanwhile. */
-function checkRefusedCalls(t) {
-	console.log('\n(e) the sandbox\'s request log during each refused tool call');
-	for (const { label, requests } of t.refused) console.log(`  ${label}: ${requests} requests`);
-	report.check(
-		t.refused.length === 5 && t.refused.every(({ requests }) => requests === 0),
-		`0 requests at the sandbox from each of the ${t.refused.length} refused tool calls`,
-		t.refused.map(({ label, requests }) => `${label}: ${requests}`).join('; '),
-	);
-}
+step("the packed package in n8n with the stand-in model; support-agent.json imported, the check's agent workflows published", async () => {
+	s.example = require(EXAMPLE_FILE);
+	s.model = await startModel();
+	onCleanUp(() => s.model.close());
+	log(`stand-in model on ${s.model.url}`);
+	const credentials = (sandbox) => [
+		{ ...CREDENTIALS.gateway, data: sandbox.credentialData() },
+		{ ...CREDENTIALS.model, data: { apiKey: 'stand-in-model-key', url: s.model.url } },
+	];
+	await setUp(s, USER_FOLDER, { log, credentials });
+	await s.n8n.mustCli('imported examples/support-agent.json (n8n import:workflow)', ['import:workflow', `--input=${EXAMPLE_FILE}`]);
+	s.stored.push(s.example);
+	await startN8n(s);
+	for (const name of ['refunds', 'card']) {
+		const deployed = await s.session.deploy(require(`./agent/${name}.json`), s.server);
+		s.stored.push(deployed.stored);
+		s.urls[name] = deployed.url;
+	}
+	log(`the check's chats answer on ${Object.values(s.urls).join(', ')}`);
+});
 
-/** (f): the leak search over n8n's database, logs and files, and over everything the stand-in model received. */
-async function checkLeaks(t, stored) {
-	console.log('\n(f) leaks: secrets and card data in what n8n stored (database, logs, files in .n8n) and what the model received');
-	const result = await findLeaks(t.n8n, { secrets: t.secrets, workflows: stored, allowedIn: TOOL_CALL_ARGUMENTS });
-	report.check(printLeaks(result), `leaks in n8n: ${t.secrets.length} secrets searched for`);
+check('(a) Status → Get by Order ID as a tool, the order id from $fromAI: the simplified record comes back to the model', async () => {
+	const paid = await paidPayment(s.sandbox, { amount: 25.5, receiptId: 'AGENT-STATUS-1' });
+	const result = await turn(s.urls.refunds, `What is the status of order ${paid.orderId}?`, 'Order Status', { orderId: paid.orderId });
+	const described = Object.fromEntries(result.offered.map((tool) => [tool.name, tool.description]));
+	// Each tool carries its operation's description, which says whether it moves money.
+	assert.match(described.Order_Status ?? '', /moves no money/);
+	assert.match(described.Refund_Up_To_5 ?? '', /moves money/);
+	assert.match(described.Refund_Without_Limit ?? '', /moves money/);
+	const records = parseJson(result.answers[0] ?? '');
+	assert.ok(Array.isArray(records) && records.length === 1, `one record as the tool message: ${result.answers[0]?.slice(0, 300)}`);
+	const [record] = records;
+	assert.deepEqual([record.orderId, record.paymentId, record.status, record.amount], [paid.orderId, paid.paymentId, 'success', 25.5]);
+	assert.ok(!('signature' in record) && !('paymentDetails' in record), 'simplified: no signature, no nesting');
+	assert.deepEqual(result.sent.map((r) => r.apiPath), ['/nac/api/v1/pg/orders/check-status']);
+	assertFinalAnswer(result);
+});
+
+check('(b) Transaction → Refund as a tool: refused above Maximum Amount per Call 5 and at the default 0; at 4 exactly one refund', async () => {
+	const paid = await paidPayment(s.sandbox, { amount: 20, receiptId: 'AGENT-REFUND-1' });
+	const ask = (amount, tool, why) => turn(s.urls.refunds, `Refund ${amount} of payment ${paid.paymentId} (${why})`, tool, { paymentId: paid.paymentId, amount });
+	assertRefusal('refund of 10 at Maximum Amount per Call 5', await ask(10, 'Refund Up To 5', 'limit 5'), /a refund of 10 is above this tool's Maximum Amount per Call of 5/);
+	assertRefusal('refund of 1 at the default Maximum Amount per Call 0', await ask(1, 'Refund Without Limit', 'limit left at 0'), /Maximum Amount per Call is 0/);
+	const under = await ask(4, 'Refund Up To 5', 'limit 5, under it');
+	assert.deepEqual(under.sent.map((r) => [r.apiPath, parseJson(r.body)?.amount]), [[REFUND_PATH, 4]], 'exactly one refund request, of 4');
+	const [refund] = parseJson(under.answers[0] ?? '') ?? [];
+	assert.deepEqual([refund?.paymentId, refund?.amount, refund?.paymentStatus], [paid.paymentId, 4, 'partially_refunded'], 'the refund comes back to the model');
+	assert.ok(refund.refundId, 'with its refundId');
+	assertFinalAnswer(under);
+	const after = await gatewayRequest(s.sandbox, 'GET', `/transaction/status/${encodeURIComponent(paid.paymentId)}`);
+	assert.equal(after.body?.data?.paymentStatus, 'partially_refunded', 'the gateway holds the payment partially refunded');
+});
+
+check('(c) Transaction → Initiate as a tool with card details from the model: refused, and no card data in the answers', async () => {
+	const orderId = await unpaidOrder(s.sandbox, { amount: 12, receiptId: 'AGENT-CARD-1' });
+	const { cardNumber, cardExpMonth, cardExpYear, cardCVV } = CARD;
+	const args = { orderId, cardNumber, cardExpMonth, cardExpYear, cardCVV, cardHolderName: 'Cody Card', amount: 12 };
+	const result = await turn(s.urls.card, `Pay order ${orderId} with this card`, 'Pay With Card', args);
+	assertRefusal('card payment', result, /^Refused: an AI agent's tool may not pay with card details/);
+	const answered = result.answers.map((text, index) => ({ where: 'tool message', row: `${index + 1}`, text }));
+	answered.push({ where: 'chat answer', row: '1', text: result.res.text });
+	assert.deepEqual(searchTexts(answered, secrets()), [], 'card number, CVV, expiry or a secret in the tool message or the chat answer');
+});
+
+check('(d) support-agent.json imported with n8n import:workflow: every node type known, its credentials found by name, its limit of 25 kept', async () => {
+	assert.deepEqual(await unknownTypes(s.session, s.example), [], 'node types n8n does not know');
+	const stored = await s.session.data('GET', `/rest/workflows/${s.example.id}`);
+	const ids = stored.nodes.flatMap((node) => Object.values(node.credentials ?? {}).map((credential) => credential.id));
+	assert.equal(ids.length, 3);
+	assert.ok(ids.every((id) => [CREDENTIALS.gateway.id, CREDENTIALS.model.id].includes(id)), ids.join(', '));
+	assert.equal(stored.nodes.find((node) => node.name === 'Refund Payment')?.parameters.toolMaxAmount, 25);
+});
+
+step('(d) support-agent.json published: its hosted chat answers, and refuses a message without an n8n login (401)', async () => {
+	s.chatUrl = (await s.session.publish(s.example.id, s.example, s.server)).url;
+	log(`its hosted chat answers on ${s.chatUrl}`);
+	assert.equal((await sendMessage(s.chatUrl, { sessionId: 'no-login', chatInput: 'Refund everything' })).status, 401, 'only n8n users chat, and approve');
+	s.payment = await paidPayment(s.sandbox, { amount: 30, receiptId: 'AGENT-EXAMPLE-1' });
+});
+
+check("(d) Order Status answered in the chat without a review, with the order's status", async () => {
+	const { orderId } = s.payment;
+	const chat = await say(`What is the status of order ${orderId}?`, 'Order Status', { orderId });
+	const answer = await chat.socket.next((message) => FINAL(message) || Boolean(approvalRequest(message)));
+	chat.socket.close();
+	assert.ok(answer && FINAL(answer), `answered without a review: ${answer}`);
+	assert.ok(answer.includes(`"orderId":"${orderId}"`) && answer.includes('"status":"success"'), answer.slice(0, 300));
+});
+
+check('(d) a refund of 10 approved in the chat: the execution waits for it, then exactly one refund of 10, in the answer', async () => {
+	const approved = await reviewedRefund(10, 'Approve refund');
+	assert.deepEqual(approved.refunds.map((r) => [parseJson(r.body).paymentId, parseJson(r.body).amount]), [[s.payment.paymentId, 10]]);
+	assert.ok(/"refundId":"[^"]+"/.test(approved.final) && approved.final.includes('"amount":10'), approved.final.slice(0, 300));
+});
+
+check('(d) a refund of 7 declined in the chat: no refund, and the model is told the person rejected it', async () => {
+	const declined = await reviewedRefund(7, 'Decline');
+	s.refused.push({ label: "refund of 7 declined in the example's chat", requests: declined.refunds.length });
+	assert.equal(declined.refunds.length, 0);
+	assert.match(declined.answers.at(-1) ?? '', /rejected the tool call to Refund Payment/);
+});
+
+check('(d) a refund of 30 approved in the chat: refused by Maximum Amount per Call 25, nothing sent', async () => {
+	const above = await reviewedRefund(30, 'Approve refund');
+	s.refused.push({ label: "refund of 30 approved in the example's chat, above its limit", requests: above.refunds.length });
+	assert.equal(above.refunds.length, 0);
+	assert.match(above.final, /Maximum Amount per Call of 25/);
+});
+
+check('(e) 0 requests at the sandbox from each of the 5 refused tool calls', () => {
+	for (const { label, requests } of s.refused) log(`${label}: ${requests} requests`);
+	assert.deepEqual(s.refused.map(({ requests }) => requests), [0, 0, 0, 0, 0]);
+});
+
+test('(f) leaks: secrets and card data in what n8n stored (database, logs, files in .n8n)', async (t) => {
+	if (!s.n8n?.server) return t.skip('n8n did not run');
+	const { result } = await searchLeaks(s.n8n, s.sandbox, { workflows: s.stored, cards: [CARD], allowedIn: TOOL_CALL_ARGUMENTS });
 	const card = `card number ending ${CARD.cardNumber.slice(-4)}`;
 	const kept = [...new Set(result.allowedElsewhere.filter((hit) => hit.what === card).map((hit) => hit.where))];
 	console.log(
-		`NOTE the card number the model gave in (c) is kept by n8n in ${kept.join(' and ') || 'no place'}, only where it ` +
-			"keeps a model's tool-call arguments (execution data: the tool node's input, the agent's tool request, the chat " +
-			"model's conversation; event log: the conversation of n8n.ai.llm.generated): n8n's doing, whatever the tool " +
-			'does; the node refused the call and sent nothing',
+		`NOTE the card number the model gave in (c) is kept by n8n in ${kept.join(' and ') || 'no place'}, only where it keeps a ` +
+			"model's tool-call arguments (execution data: the tool node's input, the agent's tool request, the chat model's " +
+			"conversation; event log: the conversation of n8n.ai.llm.generated): n8n's doing, whatever the tool does; the node " +
+			'refused the call and sent nothing',
 	);
+});
 
-	const { texts, echoed } = modelRequestTexts(t.model.requests);
-	const hits = searchTexts(texts, t.secrets);
-	for (const hit of hits) console.log(`  LEAK ${hit.where} (${hit.row}): ${hit.what}`);
-	report.check(
-		texts.length > 0 && hits.length === 0,
-		`leaks in what the stand-in model received: none in ${texts.length} requests (tool definitions, prompts, tool messages)`,
-	);
-	const own = searchTexts(echoed, t.secrets);
+test('(f) leaks: none in what the stand-in model received (tool definitions, prompts, tool messages)', async (t) => {
+	if (!s.model) return t.skip('the stand-in model did not run');
+	const { texts, echoed } = modelRequestTexts(s.model.requests);
+	const own = searchTexts(echoed, secrets());
 	console.log(
-		`NOTE ${new Set(own.map((hit) => hit.row)).size} of its requests carry back what it gave itself as tool-call ` +
-			`arguments in (c) (${[...new Set(own.map((hit) => hit.what))].join(', ')}): n8n sends the conversation back whole`,
+		`NOTE ${new Set(own.map((hit) => hit.row)).size} of its requests carry back what it gave itself as tool-call arguments in ` +
+			`(c) (${[...new Set(own.map((hit) => hit.what))].join(', ')}): n8n sends the conversation back whole`,
 	);
-}
-
-async function main() {
-	const t = { report, urls: {}, refused: [], card: CARD };
-	const stored = [];
-	try {
-		t.example = JSON.parse(fs.readFileSync(EXAMPLE_FILE, 'utf8'));
-		await preparePackage(USER_FOLDER, { log });
-		t.sandbox = await startSandbox({ port: 0 });
-		onCleanUp(() => t.sandbox.close());
-		t.model = await startModel();
-		onCleanUp(() => t.model.close());
-		log(`sandbox gateway on ${t.sandbox.url}, stand-in model on ${t.model.url}`);
-		t.secrets = secretsToFind({
-			clients: [t.sandbox.clients.active, t.sandbox.clients.inactive],
-			cardEncryptionKey: t.sandbox.cardEncryptionKey,
-			cards: [CARD],
-		});
-
-		t.n8n = await createN8n({ userFolder: USER_FOLDER, log });
-		await t.n8n.importCredentials([
-			{ ...CREDENTIALS.gateway, data: t.sandbox.credentialData() },
-			{ ...CREDENTIALS.model, data: { apiKey: 'stand-in-model-key', url: t.model.url } },
-		]);
-		await t.n8n.mustCli('imported examples/support-agent.json (n8n import:workflow)', ['import:workflow', `--input=${EXAMPLE_FILE}`]);
-		stored.push(t.example);
-		t.server = await t.n8n.start();
-		t.session = new RestSession(t.server.url);
-		await t.session.setupOwner();
-		await deploy(t, stored);
-
-		await report.timed('(a) took', () => statusRead(t));
-		await report.timed('(b) took', () => refunds(t));
-		await report.timed('(c) took', () => cardPayment(t));
-		await report.timed('(d) took', () => supportAgent(t));
-		checkRefusedCalls(t);
-	} catch (error) {
-		if (!(error instanceof StepFailed)) report.fail(`unexpected error: ${error?.stack ?? error}`);
-	}
-
-	if (t.n8n?.server) {
-		await t.n8n.stop();
-		await report.timed('(f) took', () => checkLeaks(t, stored));
-	}
-	return report.summary('agent e2e');
-}
-
-runCheck(main);
+	assert.ok(texts.length > 0, 'the stand-in model received requests');
+	assert.deepEqual(searchTexts(texts, secrets()), []);
+});

@@ -1,310 +1,324 @@
-// The editor check: the packed package in a real n8n, seen through n8n's REST API and its editor in headless
-// Chromium. `npm run e2e:editor`. Prints one PASS/FAIL line per check and exits non-zero when any fails.
+// The editor check, `npm run e2e:editor`: the packed package in a real n8n, seen through n8n's REST API and its editor
+// in headless Chromium: n8n's credential test over REST, the node's parameters and credential dialog, the trigger's
+// panel, every example imported from its file, the Digital Card list on cards stored in the sandbox, a refund with
+// Retry On Fail and a status read of an unpaid order executed from the editor; writes docs/screenshots/*.png, then
+// searches what n8n stored for the secrets it was given. The parameter and credential field names are public (saved
+// workflows use them): editor/fields.json holds them with the labels the editor must show.
 //
-// Installs Chromium (Debian) when missing and the package into a fresh user folder (.e2e/editor/user), starts the
-// sandbox and `n8n start` (free ports), creates the owner, runs n8n's credential test over REST, drives the editor,
-// adds the trigger, imports every example from its file, opens the Digital Card list on cards stored in the sandbox,
-// executes a refund with Retry On Fail and a status read of an unpaid order from the editor, writes
-// docs/screenshots/*.png, then searches what n8n stored for the secrets it was given. Everything started is
-// stopped in every case (success, failure, Ctrl-C).
-//
-// Environment: EDITOR_CHROMIUM (/usr/bin/chromium); EDITOR_KEEP_OPEN=1 leaves n8n running for a look by hand;
-// E2E_SKIP_INSTALL=1 and E2E_SKIP_BUILD=1 as for npm run e2e.
+// EDITOR_CHROMIUM (/usr/bin/chromium); EDITOR_KEEP_OPEN=1 leaves n8n running for a look by hand.
+import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { test } from 'node:test';
 
-import { editorContext, ensureChromium, launchBrowser } from './editor/browser.mjs';
-import { checkCredentialTests, CREDENTIAL_TEST_PATH, WRONG_SECRET } from './editor/credential-tests.mjs';
-import {
-	CARD_MODE_FIELDS,
-	CARD_ONLY_FIELDS,
-	CREDENTIAL_FIELDS,
-	TOKEN_MODE_FIELDS,
-	TOKEN_ONLY_FIELDS,
-} from './editor/fields.mjs';
 import * as editor from './editor/page.mjs';
-import {
-	checkExampleImports,
-	checkExampleWithoutCredential,
-	checkTriggerPanel,
-	storedExamples,
-	storeModelCredential,
-} from './editor/trigger-and-examples.mjs';
-import { checkCardsAndRuns } from './editor/runs-and-cards.mjs';
 
 const require = createRequire(import.meta.url);
-const { startSandbox } = require('../sandbox/gateway');
-const { secretsToFind, findLeaks, printLeaks } = require('./lib/leaks');
-const { EXAMPLE_CREDENTIAL_NAME } = require('./lib/examples');
-const { createN8n } = require('./lib/n8n');
-const { paths, preparePackage } = require('./lib/package');
-const { onCleanUp, runCheck, seconds } = require('./lib/processes');
-const { createReport, StepFailed } = require('./lib/report');
-const { RestSession } = require('./lib/rest');
+const FIELDS = require('./editor/fields.json');
+const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { EXAMPLE_CREDENTIAL_NAME, EXAMPLES_DIR, loadExamples } = require('./lib/examples');
+const { cardPayment, storedCards, unpaidOrder } = require('./lib/gateway');
+const { paths } = require('./lib/package');
+const { onCleanUp } = require('./lib/processes');
 
 const WORK = path.join(paths.ROOT, '.e2e', 'editor');
 const USER_FOLDER = path.join(WORK, 'user');
 const SHOTS = path.join(paths.ROOT, 'docs', 'screenshots');
-
 // Tall enough for the whole Transaction → Initiate parameter list to fit in the screenshots without scrolling.
 const VIEWPORT = { width: 1400, height: 1260 };
-const CREDENTIAL_VIEWPORT = { width: 1400, height: 1400 };
-const CANVAS_VIEWPORT = { width: 1400, height: 900 };
-
 const NODE_NAME = 'Payment Gateway';
-const ACTION_NAME = 'Charge a card for an order';
-const CREDENTIAL_NAME = 'Payment Gateway API';
-/** The fields filled in the credential dialog (the sandbox's values); the others keep their defaults. */
-const CREDENTIAL_UI_FIELDS = ['baseUrl', 'checkoutBaseUrl', 'clientId', 'clientSecret', 'cardEncryptionKey', 'merchantDomain'];
+const CREDENTIAL_TYPE = 'paymentGatewayApi';
+/** The path the credential's test lists cards on (a customer no onboarding produces). */
+const CREDENTIAL_TEST_PATH = '/customer/n8n-credential-test/digitalCards';
+const WRONG_SECRET = 'wrong-secret-0123456789abcdef';
+/** The example pictured on the canvas (docs/screenshots/example-<name>.png). */
+const PICTURED_EXAMPLE = 'notifications';
+const CARD_CUSTOMER = { name: 'Cara Cards', email: 'cara.cards@example.com', phone: '91000077' };
+/** The approved test cards, with what a person reads in the list: network and the last four digits only. */
+const CARDS = [{ number: '4111111111111111', network: 'Visa' }, { number: '5186001700008785', network: 'Mastercard' }];
+const TOKEN_MODE_FIELDS = FIELDS.cardMode.filter(([name]) => !FIELDS.cardOnly.some(([card]) => card === name)).concat(FIELDS.tokenOnly);
+/** n8n's credential test, over REST and in the dialog, for each of these. */
+const CREDENTIAL_CASES = [
+	{ label: 'active client', status: 'OK', answer: 200, data: (sandbox) => sandbox.credentialData() },
+	{ label: 'wrong client secret', status: 'Error', mentions: '401', answer: 401, data: (sandbox) => sandbox.credentialData({ clientSecret: WRONG_SECRET }) },
+	{ label: 'inactive client', status: 'Error', mentions: '401', answer: 401, data: (sandbox) => sandbox.credentialData({ ...sandbox.clients.inactive }) },
+	{ label: 'Base URL without the API prefix', status: 'Error', mentions: 'Base URL', answer: 404, outsideApi: true, data: (sandbox) => sandbox.credentialData({ baseUrl: sandbox.url }) },
+];
 
-const report = createReport();
-const { pass, fail, check, must, timed } = report;
-const log = (message) => console.log(`editor: ${message}`);
+const s = { pageErrors: [] };
+const { step, check, failures, log } = story('editor');
 
-/** Each parameter shown (or not) with its input and label. */
-async function expectParameters(scope, fields, shown, context) {
-	for (const [name, label] of fields) {
-		const state = await editor.parameterState(scope, name, label, { expectShown: shown });
-		const describe = (visible, missing) => `input ${state.input ? visible : missing}, label ${state.label ? visible : missing}`;
-		if (shown) check(state.input && state.label, `${context}: "${label}" (${name}) is shown`, describe('visible', 'missing'));
-		else check(!state.input && !state.label, `${context}: "${label}" (${name}) is not shown`, describe('visible', 'absent'));
-	}
-}
-
-async function shot(page, name, options) {
-	await editor.screenshot(page, path.join(SHOTS, name), options);
-	pass(`screenshot docs/screenshots/${name}`);
-}
-
-/** Transaction → Initiate: its parameters in card and in stored-card mode, and the authentication choices. */
-async function checkInitiateParameters(page, parameters) {
-	const resource = await editor.selectedOptionText(parameters, 'resource');
-	const operation = await editor.selectedOptionText(parameters, 'operation');
-	check(resource === 'Transaction', 'Resource is "Transaction"', `shows "${resource}"`);
-	check(operation === 'Initiate', 'Operation is "Initiate"', `shows "${operation}"`);
-
-	const mode = await editor.selectedOptionText(parameters, 'paymentMode');
-	check(mode === 'New Card', 'Payment Mode defaults to "New Card"', `shows "${mode}"`);
-	await expectParameters(parameters, CARD_MODE_FIELDS, true, 'card mode');
-	await expectParameters(parameters, TOKEN_ONLY_FIELDS, false, 'card mode');
-	for (const [name, label] of [
-		['cardNumber', 'Card Number'],
-		['cardCVV', 'CVV'],
-	]) {
-		const type = await editor.inputType(parameters, name);
-		check(type === 'password', `card mode: "${label}" is a masked input`, `input type ${type}`);
-	}
-	await shot(page, 'initiate-card-mode.png');
-
-	await editor.chooseOption(page, parameters, 'paymentMode', 'Stored Card');
-	const tokenMode = await editor.selectedOptionText(parameters, 'paymentMode');
-	check(tokenMode === 'Stored Card', 'Payment Mode switched to "Stored Card"', `shows "${tokenMode}"`);
-	await expectParameters(parameters, TOKEN_MODE_FIELDS, true, 'stored-card mode');
-	await expectParameters(parameters, CARD_ONLY_FIELDS, false, 'stored-card mode');
-	await shot(page, 'initiate-token-mode.png');
-
-	const { offered, options } = await editor.offeredOptions(page, parameters, 'customerAuthentication');
-	check(
-		JSON.stringify(offered) === JSON.stringify(['CVV and OTP', 'OTP Only', 'None']),
-		'Customer Authentication offers exactly "CVV and OTP", "OTP Only", "None"',
-		`offers ${JSON.stringify(offered)}`,
-	);
-	await options.filter({ hasText: 'CVV and OTP' }).first().click();
-}
+const screenshot = (name, options) => editor.screenshot(s.page, path.join(SHOTS, name), options);
 
 /**
- * The credential dialog opened from the node: its fields, masked secrets, the test on save, the reopened dialog's
- * "Connection tested successfully", and neither secret in clear text anywhere on the page.
+ * A new workflow (in a window of `viewport`, null: as it is) with one Payment Gateway node for `action`, its parameter
+ * panel open and, with `credential`, the stored credential chosen; `url`: where the new workflow opened.
  */
-async function checkCredentialDialog(page, ndv, sandbox) {
-	const dialog = await editor.openNewCredentialDialog(page, ndv);
-	must(Boolean(dialog), 'the credential selector opens the "create new credential" dialog');
-	const dialogBox = page.locator('.el-dialog', { has: dialog });
-	check(
-		await editor.isShown(dialogBox.getByText(CREDENTIAL_NAME, { exact: true })),
-		`credential dialog is for "${CREDENTIAL_NAME}"`,
-	);
-	await expectParameters(dialog, CREDENTIAL_FIELDS, true, 'credential dialog');
-	const secretType = await editor.inputType(dialog, 'clientSecret');
-	check(secretType === 'password', 'credential dialog masks Client Secret', `input type ${secretType}`);
-	const keyType = await editor.inputType(dialog, 'cardEncryptionKey');
-	check(keyType === 'password', 'credential dialog masks Card Encryption Key', `input type ${keyType}`);
-
-	// n8n tests the credential on save. Opened from a node's credential selector, it closes the dialog once that test
-	// succeeded (it stays open with "Couldn't connect with these settings" when it fails) and selects the credential.
-	const credentialData = sandbox.credentialData();
-	await editor.fillCredential(dialog, credentialData, CREDENTIAL_UI_FIELDS);
-	sandbox.clearLog();
-	const saveTest = await timed('credential save and test in the dialog', async () => {
-		const tested = editor.nextCredentialTest(page);
-		await page.getByTestId('credential-save-button').click();
-		return tested;
-	});
-	console.log(`  credential test on save (editor): ${saveTest.status} "${saveTest.message ?? ''}"`);
-	check(
-		saveTest.status === 'OK',
-		'saving the credential in the dialog runs n8n\'s credential test: status "OK"',
-		`status ${saveTest.status}, message "${saveTest.message}"`,
-	);
-	const closedOnSuccess = await dialog
-		.waitFor({ state: 'hidden', timeout: 10_000 })
-		.then(() => true)
-		.catch(() => false);
-	if (!closedOnSuccess) {
-		const outcome = await editor.credentialDialogOutcome(dialog);
-		fail(
-			`the credential dialog closes after a successful test on save (${outcome.failure ? `shows "${outcome.failure}"` : `still open, "${outcome.success}"`})`,
-		);
-	} else {
-		pass('the credential dialog closes after the successful test on save');
-		const selected = await editor.selectedCredential(ndv);
-		check(/Payment Gateway/.test(selected), 'the node now uses the saved credential', `credential selector shows "${selected}"`);
-		// Reopened with the pencil next to the selector, n8n tests it again and shows the success banner.
-		const reopened = await timed('credential dialog reopened and tested', async () => {
-			const tested = editor.nextCredentialTest(page);
-			await ndv.getByTestId('credential-edit-button').first().click();
-			await dialog.waitFor({ state: 'visible', timeout: 15_000 });
-			return { test: await tested, ...(await editor.credentialDialogOutcome(dialog)) };
-		});
-		console.log(`  credential test on reopening (editor): ${reopened.test.status} "${reopened.test.message ?? ''}"`);
-		check(
-			reopened.success.includes('Connection tested successfully'),
-			'the reopened credential dialog shows "Connection tested successfully"',
-			reopened.failure ? `dialog shows "${reopened.failure}"` : `no test result shown (test ${reopened.test.status})`,
-		);
-	}
-	const uiTest = sandbox.requests.filter((request) => request.path.endsWith(CREDENTIAL_TEST_PATH));
-	check(
-		uiTest.length >= 1 &&
-			uiTest.every((request) => request.clientId === credentialData.clientId && request.status === 200) &&
-			uiTest.every((request) => /^[0-9a-f]{64}$/.test(String(request.headers['x-signature']))),
-		"the sandbox answered the dialog's credential test (signed, 200)",
-		uiTest.map((request) => `${request.path} as ${request.clientId} → ${request.status}`).join('; ') || 'no request',
-	);
-
-	const savedTypes = [await editor.inputType(dialog, 'clientSecret'), await editor.inputType(dialog, 'cardEncryptionKey')];
-	check(
-		savedTypes.every((type) => type === 'password'),
-		'after saving, Client Secret and Card Encryption Key are still masked inputs',
-		`input types ${savedTypes.join(', ')}`,
-	);
-	const texts = await editor.clearTexts(page);
-	const leaked = [
-		['Client Secret', credentialData.clientSecret],
-		['Card Encryption Key', credentialData.cardEncryptionKey],
-	].filter(([, value]) => texts.some((text) => text.includes(value)));
-	check(
-		leaked.length === 0,
-		'the page shows neither the client secret nor the card encryption key in clear text',
-		`shown: ${leaked.map(([label]) => label).join(', ')}`,
-	);
-
-	// For the picture only, after the checks above: the whole dialog at once.
-	await editor.uncapCredentialDialog(page, CREDENTIAL_VIEWPORT);
-	await shot(page, 'credential.png');
-}
-
-async function run(state) {
-	await ensureChromium(log);
-	await preparePackage(USER_FOLDER, { log });
-	pass(`package installed into a fresh user folder's .n8n/nodes (${path.relative(paths.ROOT, USER_FOLDER)})`);
-
-	const sandbox = await startSandbox({ port: 0 });
-	onCleanUp(() => sandbox.close());
-	state.sandbox = sandbox;
-	pass(`sandbox gateway listens on ${sandbox.url}`);
-
-	const n8n = await createN8n({ userFolder: USER_FOLDER, log });
-	state.n8n = n8n;
-	const fromStart = Date.now();
-	const server = await n8n.start().catch((error) => fail(`n8n start: ${error.message}`));
-	must(Boolean(server), `n8n start answers /healthz and /healthz/readiness on ${server?.url} (${seconds(fromStart)})`);
-	const session = new RestSession(server.url);
-	const owner = await timed('owner setup', () => session.setupOwner().catch((error) => error));
-	must(!(owner instanceof Error), 'owner account created through POST /rest/owner/setup', owner?.message);
-	const login = await session.login().catch((error) => error);
-	must(!(login instanceof Error), 'owner logs in through POST /rest/login', login?.message);
-
-	await timed('credential tests through the REST API', () => checkCredentialTests(session, sandbox, report));
-
-	const browser = await timed('Chromium launch', launchBrowser);
-	state.browser = browser;
-	onCleanUp(() => browser.close());
-	const context = await editorContext(browser, session, { viewport: VIEWPORT });
-	const page = await context.newPage();
-	state.page = page;
-	const pageErrors = [];
-	page.on('pageerror', (error) => pageErrors.push(error.message));
-
-	const url = await timed('editor load', () => editor.openNewWorkflow(page));
-	must(!url.includes('/signin'), 'editor opens a new workflow while logged in', url);
-	const added = await editor.addNodeAction(page, NODE_NAME, ACTION_NAME);
-	must(added.nodeFound, `node creator search "${NODE_NAME}" lists the community node`);
-	must(added.actionFound, `node creator offers the action "${ACTION_NAME}"`);
-	must(Boolean(added.ndv), 'choosing the action adds the node and opens its parameter panel');
+async function nodeFor(action, { viewport = VIEWPORT, credential = true } = {}) {
+	if (viewport) await s.page.setViewportSize(viewport);
+	const url = await editor.openNewWorkflow(s.page);
+	const added = await editor.addNodeAction(s.page, NODE_NAME, action);
+	assert.deepEqual([added.nodeFound, added.actionFound, Boolean(added.ndv)], [true, true, true], `"${action}": node found, action found, panel open`);
 	const parameters = added.ndv.getByTestId('node-parameters');
 	await parameters.waitFor({ state: 'visible' });
-
-	await checkInitiateParameters(page, parameters);
-	await checkCredentialDialog(page, added.ndv, sandbox);
-
-	await page.setViewportSize(CANVAS_VIEWPORT);
-	await timed('example import without a credential', () => checkExampleWithoutCredential(page, session, report));
-	// The examples refer to their credential by name: one of that name, as their README asks users to create.
-	const named = await session.call('POST', '/rest/credentials', { name: EXAMPLE_CREDENTIAL_NAME, type: 'paymentGatewayApi', data: sandbox.credentialData() });
-	must(named.status === 200, `credential "${EXAMPLE_CREDENTIAL_NAME}" stored through POST /rest/credentials`, `HTTP ${named.status}`);
-	await storeModelCredential(session, report);
-	await timed('trigger panel', () => checkTriggerPanel(page, report, shot, server.url));
-	await timed('example imports', () => checkExampleImports(page, report, shot));
-	state.examples = await storedExamples(session);
-
-	await page.setViewportSize(VIEWPORT);
-	await checkCardsAndRuns(page, sandbox, report, shot);
-	check(pageErrors.length === 0, 'no uncaught errors in the editor page', pageErrors.slice(0, 3).join(' | '));
+	if (credential) assert.match(await editor.selectedCredential(added.ndv), /Payment Gateway/, 'the node gets the stored credential');
+	return { ndv: added.ndv, parameters, url };
 }
 
-/**
- * Closes the browser, stops n8n (or leaves it running with EDITOR_KEEP_OPEN=1), then searches what n8n stored for
- * the secrets it was given.
- */
-async function finish({ browser, n8n, sandbox, examples = [] }) {
-	await browser?.close();
-	if (!n8n?.server) return;
-	if (process.env.EDITOR_KEEP_OPEN === '1') {
-		console.log(`n8n left running on ${n8n.server.url} (pid ${n8n.server.pid}); stop it with kill -TERM -${n8n.server.pid}`);
-		console.log('  (the sandbox gateway ends with this script: the saved credential points at a closed port)');
-		n8n.keep();
-		return;
-	}
-	const stopped = await n8n.stop();
-	check(!stopped.killed, `n8n stopped on SIGTERM (${stopped.signal ?? `exit ${stopped.code}`})`, 'killed after 30 s');
+const closePanel = (ndv) => ndv.getByTestId('ndv-close-button').click().catch(() => {});
+const requestsSeen = () => s.sandbox.requests.map((request) => `${request.method} ${request.apiPath} → ${request.status}`);
 
-	console.log('leaks: the secrets n8n was given, in what it stored (database, logs, files in .n8n)');
-	const secrets = secretsToFind({
-		clients: [sandbox.clients.active, sandbox.clients.inactive, { clientId: sandbox.clients.active.clientId, clientSecret: WRONG_SECRET }],
-		cardEncryptionKey: sandbox.cardEncryptionKey,
-	});
-	const clean = printLeaks(await findLeaks(n8n, { secrets, workflows: examples }));
-	check(clean, 'n8n stored the credential only encrypted, and no secret anywhere else');
-}
-
-async function main() {
+step('the packed package in a fresh user folder, the sandbox, n8n start, the owner set up and logged in over REST', async () => {
 	mkdirSync(SHOTS, { recursive: true });
-	const state = {};
-	try {
-		await run(state);
-	} catch (error) {
-		if (!(error instanceof StepFailed)) fail(`unexpected error: ${error?.stack ?? error}`);
-		if (state.page) {
-			const failureShot = path.join(WORK, 'failure.png');
-			await state.page.screenshot({ path: failureShot }).catch(() => {});
-			console.log(`  failure screenshot: ${path.relative(paths.ROOT, failureShot)}`);
-		}
-		if (state.n8n) console.log(`  n8n's output: ${path.relative(paths.ROOT, path.join(state.n8n.logDir, 'main.out'))}`);
-	}
-	await finish(state).catch((error) => fail(`stopping n8n and the leak search: ${error?.stack ?? error}`));
-	return report.summary('editor e2e');
+	await setUp(s, USER_FOLDER, { log, credentials: () => [] });
+	await startN8n(s);
+	await s.session.login();
+	const created = await s.session.data('POST', '/rest/credentials', { name: 'Payment Gateway sandbox (REST credential test)', type: CREDENTIAL_TYPE, data: s.sandbox.credentialData() });
+	assert.equal(typeof created?.id, 'string', 'a credential stored through POST /rest/credentials');
+	s.testCredential = created;
+});
+
+for (const testCase of CREDENTIAL_CASES) {
+	// POST /rest/credentials/test tests the `data` sent, for a stored credential's `id` the user can read.
+	check(`credential test (REST), ${testCase.label}: status "${testCase.status}", the sandbox got one signed request and answered ${testCase.answer}`, async () => {
+		const { id, name } = s.testCredential;
+		const data = testCase.data(s.sandbox);
+		s.sandbox.clearLog();
+		const res = await s.session.call('POST', '/rest/credentials/test', { credentials: { id, name, type: CREDENTIAL_TYPE, data } });
+		const result = res.body?.data;
+		log(`credential test, ${testCase.label}: ${result?.status} "${result?.message ?? ''}"`);
+		assert.deepEqual([res.status, result?.status], [200, testCase.status], res.text.slice(0, 300));
+		if (testCase.mentions) assert.ok(result.message.includes(testCase.mentions), `the message mentions "${testCase.mentions}": "${result.message}"`);
+		// Exactly the one signed request of the credential's test: no retry after a 401.
+		const apiPath = testCase.outsideApi ? CREDENTIAL_TEST_PATH : `${new URL(s.sandbox.baseUrl).pathname}${CREDENTIAL_TEST_PATH}`;
+		const seen = s.sandbox.requests.map((r) => ({
+			request: `${r.method} ${r.path} as ${r.clientId} → ${r.status}`,
+			signed: /^Basic /.test(String(r.headers.authorization)) && /^[0-9a-f]{64}$/.test(String(r.headers['x-signature'])),
+			domain: r.headers['x-merchant-domain'],
+		}));
+		assert.deepEqual(seen, [{ request: `GET ${apiPath} as ${data.clientId} → ${testCase.answer}`, signed: true, domain: data.merchantDomain }]);
+	});
 }
 
-runCheck(main);
+check('the credential of the REST tests deleted through DELETE /rest/credentials/:id', async () => {
+	assert.equal((await s.session.call('DELETE', `/rest/credentials/${s.testCredential.id}`)).status, 200);
+	s.sandbox.clearLog();
+});
+
+step('the editor opens a new workflow while logged in; the node creator lists the node, offers "Charge a card for an order" and opens its panel', async () => {
+	Object.assign(s, await editor.openEditor(s.session, { viewport: VIEWPORT, log }));
+	onCleanUp(() => s.browser.close());
+	s.page.on('pageerror', (error) => s.pageErrors.push(error.message));
+	Object.assign(s, await nodeFor('Charge a card for an order', { credential: false }));
+	assert.ok(!s.url.includes('/signin'), 'logged in');
+});
+
+check('Transaction → Initiate: card mode and stored-card mode show their parameters, card number and CVV masked; three authentication choices', async () => {
+	const { page, parameters } = s;
+	assert.equal(await editor.selectedOptionText(parameters, 'resource'), 'Transaction');
+	assert.equal(await editor.selectedOptionText(parameters, 'operation'), 'Initiate');
+	assert.equal(await editor.selectedOptionText(parameters, 'paymentMode'), 'New Card', 'Payment Mode defaults to "New Card"');
+	assert.deepEqual(await editor.parametersNotAsExpected(parameters, FIELDS.cardMode, true), [], 'card mode: not shown');
+	assert.deepEqual(await editor.parametersNotAsExpected(parameters, FIELDS.tokenOnly, false), [], 'card mode: shown');
+	assert.deepEqual([await editor.inputType(parameters, 'cardNumber'), await editor.inputType(parameters, 'cardCVV')], ['password', 'password'], 'masked inputs');
+	await screenshot('initiate-card-mode.png');
+	await editor.chooseOption(page, parameters, 'paymentMode', 'Stored Card');
+	assert.equal(await editor.selectedOptionText(parameters, 'paymentMode'), 'Stored Card');
+	assert.deepEqual(await editor.parametersNotAsExpected(parameters, TOKEN_MODE_FIELDS, true), [], 'stored-card mode: not shown');
+	assert.deepEqual(await editor.parametersNotAsExpected(parameters, FIELDS.cardOnly, false), [], 'stored-card mode: shown');
+	await screenshot('initiate-token-mode.png');
+	const { offered, options } = await editor.offeredOptions(page, parameters, 'customerAuthentication');
+	assert.deepEqual(offered, ['CVV and OTP', 'OTP Only', 'None']);
+	await options.filter({ hasText: 'CVV and OTP' }).first().click();
+});
+
+check('the credential dialog from the node: its fields, secrets masked, tested on save and again when reopened, no secret in clear text', async () => {
+	const { page, ndv, sandbox } = s;
+	const dialog = await editor.openNewCredentialDialog(page, ndv);
+	assert.ok(dialog, 'the credential selector opens the "create new credential" dialog');
+	assert.ok(await editor.isShown(page.locator('.el-dialog', { has: dialog }).getByText('Payment Gateway API', { exact: true })), 'the dialog is for "Payment Gateway API"');
+	assert.deepEqual(await editor.parametersNotAsExpected(dialog, FIELDS.credential, true), [], 'fields not shown');
+	const masked = async () => [await editor.inputType(dialog, 'clientSecret'), await editor.inputType(dialog, 'cardEncryptionKey')];
+	assert.deepEqual(await masked(), ['password', 'password'], 'Client Secret and Card Encryption Key masked');
+
+	// n8n tests the credential on save; opened from a node, the dialog closes once that test succeeded and the node
+	// gets the credential (it stays open with "Couldn't connect with these settings" when it fails).
+	const data = sandbox.credentialData();
+	for (const name of ['baseUrl', 'checkoutBaseUrl', 'clientId', 'clientSecret', 'cardEncryptionKey', 'merchantDomain']) await editor.fillParameter(dialog, name, data[name]);
+	sandbox.clearLog();
+	const tested = editor.nextCredentialTest(page);
+	await page.getByTestId('credential-save-button').click();
+	const saveTest = await tested;
+	log(`credential test on save (editor): ${saveTest.status} "${saveTest.message ?? ''}"`);
+	assert.equal(saveTest.status, 'OK', `the test on save: "${saveTest.message}"`);
+	const closed = await dialog.waitFor({ state: 'hidden', timeout: 10_000 }).then(() => true, () => false);
+	if (!closed) {
+		const outcome = await editor.credentialDialogOutcome(dialog);
+		assert.fail(`the dialog stays open after a successful test on save: ${outcome.failure ? `shows "${outcome.failure}"` : `"${outcome.success}"`}`);
+	}
+	assert.match(await editor.selectedCredential(ndv), /Payment Gateway/, 'the node now uses the saved credential');
+	// Reopened with the pencil next to the selector, n8n tests it again and shows the success banner.
+	const retested = editor.nextCredentialTest(page);
+	await ndv.getByTestId('credential-edit-button').first().click();
+	await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+	const reopened = { test: await retested, ...(await editor.credentialDialogOutcome(dialog)) };
+	log(`credential test on reopening (editor): ${reopened.test.status} "${reopened.test.message ?? ''}"`);
+	assert.ok(reopened.success.includes('Connection tested successfully'), reopened.failure ? `shows "${reopened.failure}"` : `no result shown (${reopened.test.status})`);
+	const dialogTests = sandbox.requests.filter((request) => request.path.endsWith(CREDENTIAL_TEST_PATH));
+	assert.ok(dialogTests.length >= 1, "the sandbox answered the dialog's credential test");
+	for (const request of dialogTests) {
+		assert.deepEqual([request.clientId, request.status, /^[0-9a-f]{64}$/.test(String(request.headers['x-signature']))], [data.clientId, 200, true], 'signed, 200');
+	}
+	assert.deepEqual(await masked(), ['password', 'password'], 'still masked after saving');
+	const texts = await editor.clearTexts(page);
+	assert.ok(!texts.some((text) => text.includes(data.clientSecret) || text.includes(data.cardEncryptionKey)), 'a secret in clear text on the page');
+	// For the picture only: the whole dialog at once.
+	// n8n caps the dialog at 750 px and scrolls its fields: no cap, and a taller window.
+	await page.setViewportSize({ width: 1400, height: 1400 });
+	await page.addStyleTag({ content: '.el-dialog:has([data-test-id="credential-edit-dialog"]) { max-height: none !important; height: auto !important; }' });
+	await screenshot('credential.png');
+});
+
+check(`without any Payment Gateway credential, examples/${PICTURED_EXAMPLE}.json imported from file shows node issues`, async () => {
+	await s.page.setViewportSize({ width: 1400, height: 900 });
+	// The editor gives an imported node the most recently updated credential of its type: none may be left.
+	for (const credential of await s.session.data('GET', '/rest/credentials')) {
+		if (credential.type === CREDENTIAL_TYPE) await s.session.data('DELETE', `/rest/credentials/${credential.id}`);
+	}
+	assert.deepEqual((await s.session.data('GET', '/rest/credentials')).filter((credential) => credential.type === CREDENTIAL_TYPE), []);
+	const shown = await editor.importFromFile(s.page, path.join(EXAMPLES_DIR, `${PICTURED_EXAMPLE}.json`), loadExamples()[PICTURED_EXAMPLE]);
+	assert.ok(shown.issues > 0, 'no issues shown: the imports below could not tell either');
+});
+
+step(`the credentials the examples name stored through POST /rest/credentials: "${EXAMPLE_CREDENTIAL_NAME}" and "OpenAI account"`, async () => {
+	await s.session.data('POST', '/rest/credentials', { name: EXAMPLE_CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data: s.sandbox.credentialData() });
+	// support-agent.json's OpenAI Chat Model names it, as examples/README.md asks users to create; nothing runs here.
+	await s.session.data('POST', '/rest/credentials', { name: 'OpenAI account', type: 'openAiApi', data: { apiKey: 'editor-check-placeholder', url: 'http://127.0.0.1:9/v1' } });
+});
+
+check("the trigger's panel: its notice on where to register the URL, the production URL (/webhook/<webhook id>/webhook), POST", async () => {
+	const { ndv, parameters } = await nodeFor('On new Payment Gateway event', { viewport: null, credential: false });
+	assert.ok(await editor.isShown(parameters.getByText(/Give the gateway the Production URL above as your notification \(webhook\) URL/)), 'the notice');
+	await parameters.getByText('Webhook URLs').click();
+	await parameters.getByTestId('radio-button-production').click();
+	const text = async (selector) => ((await parameters.locator(selector).first().textContent().catch(() => '')) ?? '').trim();
+	const escaped = s.server.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	assert.match(await text('.webhook-url'), new RegExp(`^${escaped}/webhook/[0-9a-f-]{36}/webhook$`));
+	assert.equal(await text('.http-method'), 'POST');
+	await screenshot('trigger.png');
+	await ndv.getByTestId('ndv-close-button').click();
+});
+
+check('every example imports with "Import from File": all nodes and the note on the canvas, none with issues, no warning', async () => {
+	for (const [name, workflow] of Object.entries(loadExamples())) {
+		const shown = await editor.importFromFile(s.page, path.join(EXAMPLES_DIR, `${name}.json`), workflow);
+		assert.deepEqual(shown, { ...shown, nodes: shown.expected, stickies: 1, issues: 0, complaints: [] }, `examples/${name}.json`);
+		if (name === PICTURED_EXAMPLE) {
+			await s.page.getByTestId('zoom-to-fit').click();
+			await screenshot(`example-${name}.png`);
+		}
+	}
+});
+
+check('stored-card mode of Initiate: Digital Card is a resource locator whose list says Initiate has no Customer ID, and to choose By ID', async () => {
+	const { ndv, parameters } = await nodeFor('Charge a card for an order');
+	await editor.chooseOption(s.page, parameters, 'paymentMode', 'Stored Card');
+	assert.ok(await editor.isShown(parameters.getByTestId('resource-locator-digitalCardId')), 'a resource locator');
+	const list = await editor.openResourceList(s.page, parameters, 'digitalCardId');
+	assert.deepEqual(list.items, []);
+	assert.match(list.error, /^Could not load list\s*Stored cards are listed per customer, and this operation has no Customer ID.*Choose "By ID"/s);
+	await s.page.keyboard.press('Escape');
+	await closePanel(ndv);
+});
+
+check("Digital Card → Get: From list, then By ID; the list says what is missing without a Customer ID, then shows the customer's two cards", async () => {
+	// Two orders paid with Secure Card on, one card each, straight at the sandbox.
+	let customerId;
+	for (const [index, card] of CARDS.entries()) {
+		const orderId = await unpaidOrder(s.sandbox, { amount: 20, receiptId: `CARDS-${index}`, customer: CARD_CUSTOMER });
+		customerId = (await cardPayment(s.sandbox, orderId, { card: card.number, secureCard: true, holder: CARD_CUSTOMER.name })).securedCardDetails?.customerId;
+	}
+	const stored = await storedCards(s.sandbox, customerId);
+	assert.equal(stored.length, 2, 'the sandbox holds two stored cards of one customer');
+	// As the list must show them: network, type, the last four digits and the day the gateway stored the card.
+	const labels = stored.map((record) => {
+		const card = CARDS.find((given) => given.number.endsWith(record.panLastFour));
+		return `${card?.network ?? record.network} ${record.cardType} •••• ${card?.number.slice(-4)}, stored ${record.createdAt.slice(0, 10)}`;
+	});
+	const { ndv, parameters } = await nodeFor('Get a stored card');
+	const modes = await editor.resourceLocatorModes(s.page, parameters, 'digitalCardId');
+	// n8n names the list mode itself ("From list").
+	assert.deepEqual([modes.chosen.toLowerCase(), ...modes.offered.map((mode) => mode.toLowerCase())], ['from list', 'from list', 'by id']);
+	s.sandbox.clearLog();
+	const empty = await editor.openResourceList(s.page, parameters, 'digitalCardId');
+	log(`card list without a Customer ID: ${empty.items.length} entries, "${empty.error}"`);
+	assert.deepEqual(empty.items, []);
+	// n8n 2.41 shows a list search's error message but not its description: the node puts the way out into the message.
+	assert.match(empty.error, /^Could not load list\s*Enter the Customer ID above first.*Choose "By ID"/s);
+	assert.deepEqual(requestsSeen(), [], 'without a Customer ID nothing is sent to the gateway');
+	await editor.fillParameter(parameters, 'customerId', customerId);
+	const listed = await editor.openResourceList(s.page, parameters, 'digitalCardId');
+	log(`card list of ${customerId}: ${JSON.stringify(listed.items)}`);
+	assert.deepEqual([[...listed.items].sort(), listed.error], [[...labels].sort(), '']);
+	assert.ok(requestsSeen().includes(`GET /customer/${customerId}/digitalCards → 200`), requestsSeen().join('; '));
+	await screenshot('card-list.png', { keepFocus: true });
+	await s.page.keyboard.press('Escape');
+	await closePanel(ndv);
+});
+
+check('Transaction → Refund with Retry On Fail executed from the editor: refused, naming what to use instead; nothing sent', async () => {
+	const { ndv, parameters } = await nodeFor('Refund a payment');
+	assert.equal(await editor.selectedOptionText(parameters, 'refundType'), 'An Amount', 'Refund offers "An Amount" by default');
+	await editor.fillParameter(parameters, 'paymentId', 'PAY0123456789ABCDEF0123456789ABCDEF');
+	await editor.fillParameter(parameters, 'amount', 5);
+	assert.ok(await editor.setNodeSetting(s.page, ndv, 'retryOnFail', true), "Retry On Fail turned on in the node's Settings tab");
+	s.sandbox.clearLog();
+	const run = await editor.executeStep(ndv);
+	log(`Refund with Retry On Fail: "${run.error}" / "${run.description}"`);
+	assert.match(run.error, /^This node must not run with Retry On Fail: .*Nothing was sent\./);
+	assert.match(run.description, /Turn off Retry On Fail/);
+	assert.match(run.description, /On Error to "Continue \(using error output\)"/);
+	assert.deepEqual(requestsSeen(), []);
+	await screenshot('retry-on-fail.png');
+	await closePanel(ndv);
+});
+
+check('Status → Get by Order ID of an unpaid order executed from the editor: its status, and the hint in the output pane', async () => {
+	const orderId = await unpaidOrder(s.sandbox, { amount: 20, receiptId: 'UNPAID-1', customer: CARD_CUSTOMER });
+	const { ndv, parameters } = await nodeFor('Get the payment status of an order');
+	await editor.fillParameter(parameters, 'orderId', orderId);
+	s.sandbox.clearLog();
+	const run = await editor.executeStep(ndv);
+	log(`Get by Order ID of an unpaid order: hints ${JSON.stringify(run.hints)}`);
+	assert.deepEqual([run.error, run.data], ['', true], 'outputs its status');
+	const hinted = run.hints.some((hint) => hint.startsWith('1 of 1 order is not in status "success" (1 failure).') && /Transaction not initiated/.test(hint));
+	assert.ok(hinted, `the hint "1 of 1 order is not in status "success" (1 failure). … "Transaction not initiated"": ${JSON.stringify(run.hints)}`);
+	assert.deepEqual(requestsSeen().map((request) => request.split(' → ')[1]), ['400'], 'asked once, answered "Transaction not initiated" (400)');
+	await screenshot('hint.png');
+	await closePanel(ndv);
+});
+
+check('no uncaught errors in the editor page', () => assert.deepEqual(s.pageErrors.slice(0, 3), []));
+
+test('n8n stops on SIGTERM; it stored the credential only encrypted, and no secret anywhere else', async (t) => {
+	if (failures() && s.page) {
+		await s.page.screenshot({ path: path.join(WORK, 'failure.png') }).catch(() => {});
+		log(`failure screenshot: ${path.relative(paths.ROOT, path.join(WORK, 'failure.png'))}; n8n's output: ${path.relative(paths.ROOT, path.join(USER_FOLDER, 'logs', 'main.out'))}`);
+	}
+	await s.browser?.close();
+	if (!s.n8n?.server) return t.skip('n8n did not run');
+	if (process.env.EDITOR_KEEP_OPEN === '1') {
+		log(`n8n left running on ${s.n8n.server.url} (pid ${s.n8n.server.pid}); stop it with kill -TERM -${s.n8n.server.pid}`);
+		log('(the sandbox gateway ends with this script: the saved credential points at a closed port)');
+		s.n8n.keep();
+		return t.skip('EDITOR_KEEP_OPEN=1');
+	}
+	// The editor saved the imports under ids of its own; what an example's own parameters hold is allowed there.
+	const byName = new Map(Object.values(loadExamples()).map((workflow) => [workflow.name, workflow]));
+	const saved = (await s.session.data('GET', '/rest/workflows')).filter((workflow) => byName.has(workflow.name));
+	const stopped = await s.n8n.stop();
+	assert.ok(!stopped.killed, 'killed after 30 s');
+	const workflows = saved.map((workflow) => ({ ...byName.get(workflow.name), id: workflow.id }));
+	await searchLeaks(s.n8n, s.sandbox, { workflows, clients: [{ clientId: s.sandbox.clients.active.clientId, clientSecret: WRONG_SECRET }] });
+});

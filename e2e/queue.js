@@ -1,170 +1,253 @@
 'use strict';
 
-// The queue-mode check: the packed package in n8n's queue mode, against the sandbox gateway. `npm run e2e:queue`.
-//
-// Installs Redis and PostgreSQL (Debian) when missing and starts them on free ports with throw-away data; installs
-// the package into a fresh user folder (.e2e/queue/user) as users do; starts n8n's main process, two workers
-// (`--concurrency=1`) and a webhook processor (lib/queue.js). Three workflows (e2e/queue/*.json) are created and
-// activated over REST on main and started through the webhook processor, which enqueues their executions for the
-// workers:
-//   1. a reconciliation of 300 orders in every state, 6 executions of 50 at once, at 50 ms gateway latency, with
-//      Status → Get by Order ID at Concurrency 10: once to warm up, 3 times timed; at the end 3 times more with one
-//      worker stopped, to compare the wall times;
+// The queue-mode check, `npm run e2e:queue`: the packed package in n8n's queue mode (lib/queue.js: PostgreSQL, Redis,
+// main, two workers at concurrency 1, a webhook processor), against the sandbox. Three workflows are published over
+// REST on main and started through the webhook processor, which enqueues their executions for the workers:
+//   1. a reconciliation of 300 orders in every state, 6 executions of 50 at once at 50 ms gateway latency, Status →
+//      Get by Order ID at Concurrency 10: once to warm up, 3 times timed, and at the end 3 times on one worker;
 //   2. the checkout story: order, payment, authentication in the sandbox, status, refund, status;
 //   3. the Payment Gateway Trigger receiving 50 notifications of payments completed in the sandbox.
-// Then the leak search over what n8n stored (PostgreSQL, logs, files). Prints PASS/FAIL lines and which worker ran
-// which execution; exits non-zero on any failure. Everything started is stopped in every case (also on Ctrl-C).
-//
-// Environment: E2E_SKIP_INSTALL=1 and E2E_SKIP_BUILD=1 as for npm run e2e.
+// Which worker ran which execution is read from their logs (queue/where-ran.js). Then the leak search over PostgreSQL,
+// the logs and the files. The sandbox's orders and payments are made beforehand with signed requests straight to it,
+// so that n8n's executions are all that is timed.
 
 const { execFileSync } = require('node:child_process');
+const assert = require('node:assert/strict');
 const path = require('node:path');
+const { test } = require('node:test');
 
-const { startSandbox } = require('../sandbox/gateway');
-const { secretsToFind, findLeaks, printLeaks } = require('./lib/leaks');
-const { createN8n } = require('./lib/n8n');
-const { preparePackage, paths, requireFromN8n } = require('./lib/package');
-const { onCleanUp, runCheck, seconds, wasInterrupted } = require('./lib/processes');
+const { SANDBOX_CREDENTIAL, searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { call, cardPayment, DECLINED_CARD, inPool, unpaidOrder } = require('./lib/gateway');
+const { paths, requireFromN8n } = require('./lib/package');
 const queue = require('./lib/queue');
-const { createReport, StepFailed } = require('./lib/report');
-const { RestSession } = require('./lib/rest');
-const { checkoutStory, notifications, reconcile } = require('./queue/checks');
-const { seedOrders } = require('./queue/gateway-data');
-const { queueWorkflow, reconciliationWorkflow, WEBHOOK_TYPE } = require('./queue/workflows');
+const { seconds, sleep } = require('./lib/processes');
+const { nodeItems, post } = require('./lib/rest');
+const { whereRan } = require('./queue/where-ran');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'queue', 'user');
-const CREDENTIAL = { id: 'pgSandboxCred001', name: 'Payment Gateway sandbox', type: 'paymentGatewayApi' };
-
 const ORDERS = 300;
 const EXECUTIONS = 6;
 const LATENCY_MS = 50;
 const NOTIFICATIONS = 50;
 const DECLINED = 10;
-// Timed reconciliations per number of workers (the machine is shared: the median is reported).
+// Timed reconciliations per number of workers: the machine is shared, so their median is reported.
 const ROUNDS = 3;
+const [FIRST, ...OTHERS] = queue.WORKERS;
+/**
+ * What a reconciliation must report for each order, in turn: its payment's status; `unpaid` for an order without a
+ * payment (the gateway's "Transaction not initiated", as data); `error 404` for one the gateway does not know (an
+ * error item, with Continue On Fail).
+ */
+const KINDS = ['success', 'success', 'success', 'success', 'failure', 'pending', 'unpaid', 'refunded', 'partially_refunded', 'error 404'];
+const CUSTOMER = { name: 'Rae Queue', email: 'rae.queue@example.com', phone: '91000043' };
 
-const report = createReport();
-const log = (message) => console.log(`queue: ${message}`);
-const heading = (text) => console.log(`\n${text}`);
-
-/** Created and activated over REST on main; resolves once the webhook processor serves its production URL. */
-async function deploy(session, server, workflow) {
-	const created = await session.createWorkflow(workflow);
-	await session.activateWorkflow(created.id);
-	const hook = workflow.nodes.find((node) => node.webhookId);
-	// A Webhook node's path is the whole path; a trigger's webhook sits under its webhookId.
-	const url = server.webhookUrl(hook.type === WEBHOOK_TYPE ? hook.parameters.path : `${hook.webhookId}/webhook`);
-	await session.waitForWebhook(url);
-	log(`"${workflow.name}" active (id ${created.id}), served at ${url}`);
-	return { id: created.id, url, stored: { ...workflow, id: created.id } };
-}
-
-async function run(state) {
-	await preparePackage(USER_FOLDER, { log });
-	const sandbox = await startSandbox({ port: 0 });
-	onCleanUp(() => sandbox.close());
-	state.sandbox = sandbox;
-	log(`sandbox gateway on ${sandbox.url}`);
-
-	const n8n = await createN8n({ userFolder: USER_FOLDER, deployment: 'queue', log });
-	state.n8n = n8n;
-	// The first command starts PostgreSQL and Redis and migrates the new database.
-	await n8n.importCredentials([{ ...CREDENTIAL, data: sandbox.credentialData() }]);
-	const { versions } = await queue.services(n8n);
-	const nodeVersion = execFileSync(paths.NODE, ['-v'], { encoding: 'utf8' }).trim();
-	log(`n8n ${requireFromN8n('n8n/package.json').version} on Node ${nodeVersion}; ${versions.postgres}; ${versions.redis}`);
-
-	const since = Date.now();
-	const server = await n8n.start();
-	report.pass(`main, ${queue.WORKERS.length} workers and the webhook processor serve their health endpoints (${seconds(since)})`);
-	const session = new RestSession(server.url);
-	await session.setupOwner();
-	const reconciliation = reconciliationWorkflow(sandbox, CREDENTIAL);
-	log(`the reconciliation workflow comes from ${reconciliation.source}`);
-	const deployed = {
-		reconciliation: await deploy(session, server, reconciliation.workflow),
-		'checkout-refund': await deploy(session, server, queueWorkflow('checkout-refund', sandbox, CREDENTIAL)),
-		notifications: await deploy(session, server, queueWorkflow('notifications', sandbox, CREDENTIAL)),
-	};
-	state.stored = Object.values(deployed).map((workflow) => workflow.stored);
-	const context = { report, session, sandbox, n8n, workers: queue.WORKERS };
-
-	heading(`1. reconciliation: ${ORDERS} orders, ${EXECUTIONS} executions at once, ${LATENCY_MS} ms gateway latency, Concurrency 10`);
-	const orders = await report.timed(`${ORDERS} orders made in the sandbox`, () => seedOrders(sandbox, ORDERS));
-	// The first run also starts each worker's task runner (for the Code node): it is checked, not timed.
-	const reconciliations = (label, mustUse, rounds) =>
-		reconcileRounds(context, deployed.reconciliation, orders, { label, mustUse, rounds });
-	await reconciliations(`reconciliation on ${queue.WORKERS.length} workers`, queue.WORKERS, 1);
-	const twoWorkers = await reconciliations(`reconciliation on ${queue.WORKERS.length} workers, timed`, queue.WORKERS, ROUNDS);
-
-	heading('2. checkout story: order → initiate → customer authenticates → status → refund → status');
-	await checkoutStory(context, deployed['checkout-refund']);
-
-	heading(`3. notifications: ${NOTIFICATIONS} payments completed, the trigger on the webhook processor`);
-	await notifications(context, deployed.notifications, { count: NOTIFICATIONS, declined: DECLINED });
-
-	const [first, ...others] = queue.WORKERS;
-	heading(`4. the reconciliation again on ${first} alone (${others.join(', ')} stopped), timed`);
-	for (const role of others) await server.stopWorker(role);
-	const oneWorker = await reconciliations(`reconciliation on ${first} alone, timed`, [first], ROUNDS);
-
-	const time = (ms) => `${(ms / 1000).toFixed(1)} s`;
-	const times = (all) => `${all.map(time).join(', ')} (median ${time(median(all))})`;
-	console.log(
-		`\nwall time of ${ORDERS} orders in ${EXECUTIONS} executions at once, worker concurrency ${queue.WORKER_CONCURRENCY}:\n` +
-			`  ${queue.WORKERS.length} workers: ${times(twoWorkers)}\n  1 worker:  ${times(oneWorker)}\n` +
-			`  1 worker / ${queue.WORKERS.length} workers: ${(median(oneWorker) / median(twoWorkers)).toFixed(2)}`,
-	);
-}
-
+const load = (name) => require(`./queue/${name}.json`);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const s = { times: { two: [], one: [] } };
+const { step, check, log } = story('queue');
 
-/** `rounds` reconciliations of all orders one after the other, at the sandbox latency; resolves with their times. */
-async function reconcileRounds(context, deployed, orders, { label, mustUse, rounds }) {
-	context.sandbox.setLatency(LATENCY_MS);
-	try {
-		const times = [];
-		for (let round = 1; round <= rounds; round++) {
-			const name = rounds > 1 ? `${label} (${round}/${rounds})` : label;
-			times.push(await reconcile(context, deployed, orders, { label: name, batches: EXECUTIONS, mustUse }));
+/** What one output item of Status → Get by Order ID reports, in the terms of KINDS. */
+function kindOf(item) {
+	if (item.error !== undefined) return `error ${item.resCode}`;
+	return /not initiated/i.test(item.errMessage ?? '') ? 'unpaid' : item.status;
+}
+
+/** `count` orders in the states of KINDS, in turn: [{ orderId, receiptId, expected }]. */
+const seedOrders = (sandbox, count) =>
+	inPool([...Array(count).keys()], 10, async (index) => {
+		const expected = KINDS[index % KINDS.length];
+		const receiptId = `RECON-${index}`;
+		if (expected === 'error 404') return { orderId: `wb-00000000-0000-4000-8000-${String(index).padStart(12, '0')}`, receiptId, expected };
+		const orderId = await unpaidOrder(sandbox, { amount: 20, receiptId, customer: CUSTOMER });
+		if (expected !== 'unpaid') {
+			const card = expected === 'failure' ? DECLINED_CARD : undefined;
+			const { paymentId } = await cardPayment(sandbox, orderId, { card, settle: expected !== 'pending', holder: CUSTOMER.name });
+			if (expected === 'refunded' || expected === 'partially_refunded') {
+				await call(sandbox, '/transaction/refund', { paymentId, amount: expected === 'refunded' ? 20 : 5 });
+			}
 		}
-		return times;
-	} finally {
-		context.sandbox.setLatency(0);
-	}
-}
-
-/** Stops n8n, searches what it stored, then stops PostgreSQL and Redis. */
-async function finish({ n8n, sandbox, stored = [] }) {
-	if (!n8n?.server) return;
-	const outcomes = await n8n.stop();
-	report.check(outcomes.every((outcome) => !outcome.killed), 'every n8n process stopped on SIGTERM');
-
-	heading('leaks: secrets and card data in what n8n stored (PostgreSQL, logs, files in .n8n)');
-	const since = Date.now();
-	const secrets = secretsToFind({
-		clients: [sandbox.clients.active, sandbox.clients.inactive],
-		cardEncryptionKey: sandbox.cardEncryptionKey,
-		workflows: stored,
+		return { orderId, receiptId, expected };
 	});
-	const clean = printLeaks(await findLeaks(n8n, { secrets, workflows: stored }));
-	report.check(clean, `leaks: ${secrets.length} secrets searched for (${seconds(since)})`);
-	const stopped = await (await queue.services(n8n)).stop();
-	report.check(stopped.every((outcome) => !outcome.killed), 'PostgreSQL (SIGINT) and Redis (SIGTERM) stopped');
+
+/**
+ * The reconciliation: examples/reconciliation.json, its Schedule and Manual Triggers giving way to the Webhook of
+ * queue/reconciliation.json (a schedule cannot start six runs at once), its order list to the code reading the
+ * request's `orders`.
+ */
+function reconciliationWorkflow() {
+	const own = load('reconciliation');
+	const file = path.join(paths.ROOT, 'examples', 'reconciliation.json');
+	const example = require(file);
+	const triggers = new Set(example.nodes.filter((node) => /trigger$/i.test(node.type)).map((node) => node.name));
+	const webhook = own.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
+	const orders = own.nodes.find((node) => node.name === 'Orders To Check');
+	if (!example.nodes.some((node) => node.name === orders.name)) throw new Error(`${file} has no "${orders.name}" node`);
+	const nodes = example.nodes.filter((node) => !triggers.has(node.name)).map((node) => (node.name === orders.name ? { ...node, parameters: orders.parameters } : node));
+	const connections = Object.fromEntries(Object.entries(example.connections).filter(([from]) => !triggers.has(from)));
+	return { ...example, id: own.id, nodes: [webhook, ...nodes], connections: { ...connections, [webhook.name]: own.connections[webhook.name] } };
 }
 
-async function main() {
-	const state = {};
-	try {
-		await run(state);
-	} catch (error) {
-		// Interrupted: the clean-up stops everything and exits; what failed here is what it stopped.
-		if (wasInterrupted()) return 130;
-		if (!(error instanceof StepFailed)) report.fail(`unexpected error: ${error?.stack ?? error}`);
-		if (state.n8n) console.log(`  n8n's logs: ${path.relative(paths.ROOT, state.n8n.logDir)}`);
+/** A workflow as published: the sandbox's address filled in, every Payment Gateway credential the check's. */
+function prepared(workflow) {
+	const filled = JSON.parse(JSON.stringify(workflow).split('__SANDBOX_URL__').join(s.sandbox.url));
+	for (const node of filled.nodes) {
+		if (node.credentials?.paymentGatewayApi) node.credentials.paymentGatewayApi = { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name };
 	}
-	await finish(state).catch((error) => report.fail(`stopping n8n and the leak search: ${error?.stack ?? error}`));
-	return report.summary('queue e2e');
+	return filled;
 }
 
-runCheck(main);
+const idsOf = async (workflowId) => new Set((await s.session.executions({ workflowId })).map((e) => e.id));
+
+/** Prints which worker ran which execution; each must have run once on one worker, and every worker in `mustUse` some. */
+function assertWhereRan(executionIds, mustUse = []) {
+	const { byWorker, problems } = whereRan(s.n8n.logDir, executionIds, { workers: queue.WORKERS });
+	for (const [role, ids] of Object.entries(byWorker)) log(`${role} ran ${ids.length}: ${ids.sort((a, b) => a - b).join(', ') || '-'}`);
+	assert.deepEqual(problems.slice(0, 5), [], `each of ${executionIds.length} executions enqueued once and started by one worker (their logs)`);
+	for (const role of mustUse) assert.ok(byWorker[role]?.length > 0, `${role} ran none of them`);
+}
+
+/**
+ * The orders in batches, all posted at once to the webhook processor; each call answers when its execution finished
+ * on a worker. Each order must get its expected status, the paid ones reach "Paid", the others "Flag Order".
+ */
+async function reconcile(times, mustUse) {
+	const { session, reconciliation, orders } = s;
+	const size = Math.ceil(orders.length / EXECUTIONS);
+	const chunks = Array.from({ length: EXECUTIONS }, (_, index) => orders.slice(index * size, (index + 1) * size));
+	const seen = await idsOf(reconciliation.id);
+	s.sandbox.setLatency(LATENCY_MS);
+	const since = Date.now();
+	const answers = await Promise.all(chunks.map((chunk) => post(reconciliation.url, { orders: chunk.map(({ orderId, receiptId }) => ({ orderId, receiptId })) })))
+		.finally(() => s.sandbox.setLatency(0));
+	times?.push(Date.now() - since);
+	log(`${orders.length} orders in ${EXECUTIONS} executions at once: ${seconds(since)}`);
+	assert.ok(answers.every((answer) => answer.status === 200 && Array.isArray(answer.json)), `every call answered 200 with the last node's items: ${answers.map((a) => a.status)}`);
+
+	const executions = await session.finishedExecutions(reconciliation.id, EXECUTIONS, { timeoutMs: 120_000, seen });
+	assert.equal(executions.length, EXECUTIONS, 'executions stored');
+	assert.deepEqual(executions.map((execution) => execution.status), Array(EXECUTIONS).fill('success'));
+	const found = new Map();
+	const paid = [];
+	const flagged = [];
+	for (const { id } of executions) {
+		const runData = await session.runData(id);
+		const inputs = nodeItems(runData, 'Orders To Check');
+		for (const [index, item] of (runData['Check Status']?.at(-1)?.data?.main?.[0] ?? []).entries()) {
+			const { orderId } = inputs[item.pairedItem?.item ?? index];
+			found.set(orderId, [...(found.get(orderId) ?? []), kindOf(item.json)]);
+		}
+		paid.push(...nodeItems(runData, 'Paid').map((item) => item.orderId));
+		flagged.push(...nodeItems(runData, 'Flag Order').filter((item) => item.flagged === true).map((item) => item.orderId));
+	}
+	const wrong = orders.filter(({ orderId, expected }) => found.get(orderId)?.join() !== expected);
+	assert.equal(found.size, orders.length, 'orders reported');
+	assert.deepEqual(wrong.slice(0, 5).map((o) => `${o.orderId} ${found.get(o.orderId)} (expected ${o.expected})`), [], 'each order once with its expected status');
+	const ids = (list) => list.map((order) => order.orderId).sort();
+	assert.deepEqual([...paid].sort(), ids(orders.filter((o) => o.expected === 'success')), 'the paid orders reach "Paid"');
+	assert.deepEqual([...flagged].sort(), ids(orders.filter((o) => o.expected !== 'success')), 'every other order is flagged once');
+	assertWhereRan(executions.map((execution) => execution.id), mustUse);
+}
+
+step(`the packed package in queue mode: main, ${queue.WORKERS.length} workers and the webhook processor healthy, three workflows published`, async () => {
+	// The first command (the credential's import) starts PostgreSQL and Redis and migrates the new database.
+	await setUp(s, USER_FOLDER, { log, deployment: 'queue' });
+	const { versions } = await queue.services(s.n8n);
+	const node = execFileSync(paths.NODE, ['-v'], { encoding: 'utf8' }).trim();
+	log(`n8n ${requireFromN8n('n8n/package.json').version} on Node ${node}; ${versions.postgres}; ${versions.redis}`);
+	const since = Date.now();
+	await startN8n(s);
+	log(`main, workers and webhook processor healthy, the owner set up, in ${seconds(since)}`);
+	const workflows = { reconciliation: reconciliationWorkflow(), 'checkout-refund': load('checkout-refund'), notifications: load('notifications') };
+	for (const [name, workflow] of Object.entries(workflows)) {
+		s[name] = await s.session.deploy(prepared(workflow), s.server);
+		log(`"${workflow.name}" active (id ${s[name].id}), served at ${s[name].url}`);
+	}
+});
+
+step(`1. ${ORDERS} orders in every state made in the sandbox`, async () => {
+	const since = Date.now();
+	s.orders = await seedOrders(s.sandbox, ORDERS);
+	log(`${ORDERS} orders made in ${seconds(since)}`);
+});
+
+// The first run also starts each worker's task runner (for the Code node): it is checked, not timed.
+check(`1. reconciliation on ${queue.WORKERS.length} workers: ${ORDERS} statuses, paid orders to Paid, the rest flagged; both workers ran some`, () =>
+	reconcile(undefined, queue.WORKERS),
+);
+for (let round = 1; round <= ROUNDS; round++) {
+	check(`1. reconciliation on ${queue.WORKERS.length} workers, timed (${round}/${ROUNDS})`, () => reconcile(s.times.two, queue.WORKERS));
+}
+
+check('2. checkout story through the webhook processor: order → initiate → customer authenticates → status → refund → status', async () => {
+	const seen = await idsOf(s['checkout-refund'].id);
+	s.sandbox.clearLog();
+	const answer = await post(s['checkout-refund'].url, { amount: 49.9, receiptId: 'QUEUE-STORY-1' });
+	const [execution] = await s.session.finishedExecutions(s['checkout-refund'].id, 1, { timeoutMs: 120_000, seen });
+	assert.equal(execution?.status, 'success', 'the execution succeeded');
+	const runData = await s.session.runData(execution.id);
+	const one = (node) => nodeItems(runData, node)[0] ?? {};
+	const [order, payment, paid, refund, last] = ['Create Order', 'Initiate Payment', 'Status After Payment', 'Refund', 'Status After Refund'].map(one);
+	assert.deepEqual([order.receiptId, order.amount], ['QUEUE-STORY-1', 49.9], 'the order from the request');
+	assert.deepEqual([payment.orderId, payment.paymentStatus], [order.orderId, 'pending'], 'payment initiated, pending');
+	assert.equal(one('Customer Authenticates').status, 'success', 'the customer authenticated in the sandbox');
+	assert.deepEqual([paid.status, paid.paymentId], ['success', payment.paymentId], 'status by order ID says paid');
+	assert.deepEqual([refund.paymentId, refund.paymentStatus, refund.amount], [payment.paymentId, 'refunded', 49.9], 'the whole amount refunded');
+	assert.equal(last.paymentStatus, 'refunded', 'status by payment ID says refunded');
+	assert.deepEqual([answer.status, answer.json?.paymentId], [200, payment.paymentId], 'the webhook answered with the last status');
+	const expected = ['POST /order 200', 'POST /transaction/initiate 200', 'GET /nac/api/v1/pg/orders/check-status 200', 'POST /transaction/refund 200', 'GET /transaction/status/PAY… 200'];
+	assert.deepEqual(s.sandbox.requests.map((r) => `${r.method} ${r.apiPath.replace(/PAY\w+/, 'PAY…')} ${r.status}`), expected, 'one gateway request per step');
+	assertWhereRan([execution.id]);
+});
+
+check(`3. ${NOTIFICATIONS} notifications to the trigger on the webhook processor: one verified execution each, a forged one refused`, async () => {
+	const { sandbox, session, notifications: deployed } = s;
+	const payments = await inPool([...Array(NOTIFICATIONS).keys()], 10, async (index) => {
+		const orderId = await unpaidOrder(sandbox, { amount: 12.5, receiptId: `NOTIFY-${index}`, customer: CUSTOMER });
+		return { orderId, ...(await cardPayment(sandbox, orderId, { settle: false, holder: CUSTOMER.name })) };
+	});
+	const expected = new Map(payments.map(({ paymentId }, index) => [paymentId, index < DECLINED ? 'failure' : 'success']));
+	const seen = await idsOf(deployed.id);
+	sandbox.clearNotifications();
+	sandbox.setNotifications({ url: deployed.url });
+	const since = Date.now();
+	for (const [paymentId, result] of expected) sandbox.completeAuthentication(paymentId, result);
+	const deliveries = await sandbox.waitForNotifications(NOTIFICATIONS, 120_000);
+	assert.deepEqual(deliveries.map((delivery) => delivery.status ?? delivery.error), Array(NOTIFICATIONS).fill(200), 'delivered, each answered 200');
+	const executions = await session.finishedExecutions(deployed.id, NOTIFICATIONS, { timeoutMs: 120_000, seen });
+	log(`${NOTIFICATIONS} notifications to ${executions.length} finished executions: ${seconds(since)}`);
+	const forged = await sandbox.sendNotification({ paymentId: payments[0].paymentId, signature: '0'.repeat(64) });
+	assert.equal(forged.status, 401, 'a forged notification is refused');
+	await sleep(3000);
+	const settled = await session.finishedExecutions(deployed.id, NOTIFICATIONS, { timeoutMs: 0, seen });
+	assert.equal(settled.length, NOTIFICATIONS, 'none lost, none added later, none for the forged one');
+	assert.deepEqual(settled.map((execution) => execution.status), Array(NOTIFICATIONS).fill('success'));
+	const items = [];
+	for (const { id } of settled) items.push(...nodeItems(await session.runData(id), 'Mark Order'));
+	assert.deepEqual(items.map((item) => item.paymentId).sort(), [...expected.keys()].sort(), 'each payment in exactly one execution, one item each');
+	const wrong = items.filter((item) => item.status !== expected.get(item.paymentId) || item.statusVerified !== true || item.orderPaid !== (item.status === 'success'));
+	assert.deepEqual(wrong.slice(0, 3), [], `each item has its payment's status, re-checked with the gateway (${DECLINED} failed, the rest paid)`);
+	sandbox.setNotifications({ url: null });
+	assertWhereRan(settled.map((execution) => execution.id), queue.WORKERS);
+});
+
+step(`4. ${OTHERS.join(', ')} stopped`, async () => {
+	for (const role of OTHERS) await s.server.stopWorker(role);
+});
+for (let round = 1; round <= ROUNDS; round++) {
+	check(`4. reconciliation on ${FIRST} alone, timed (${round}/${ROUNDS})`, () => reconcile(s.times.one, [FIRST]));
+}
+
+test('every n8n process stops on SIGTERM; no leaks in PostgreSQL, logs and files; PostgreSQL (SIGINT) and Redis stop', async (t) => {
+	const { two, one } = s.times;
+	if (two.length && one.length) {
+		const times = (all) => `${all.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s (median ${(median(all) / 1000).toFixed(1)} s)`;
+		console.log(`wall time of ${ORDERS} orders in ${EXECUTIONS} executions at once, worker concurrency ${queue.WORKER_CONCURRENCY}:`);
+		console.log(`  ${queue.WORKERS.length} workers: ${times(two)}\n  1 worker:  ${times(one)}\n  1 worker / ${queue.WORKERS.length} workers: ${(median(one) / median(two)).toFixed(2)}`);
+	}
+	if (!s.n8n?.server) return t.skip('n8n did not run');
+	const outcomes = await s.n8n.stop();
+	assert.ok(outcomes.every((outcome) => !outcome.killed), 'every n8n process stopped on SIGTERM');
+	await searchLeaks(s.n8n, s.sandbox, { workflows: ['reconciliation', 'checkout-refund', 'notifications'].map((name) => s[name]?.stored).filter(Boolean) });
+	const stopped = await (await queue.services(s.n8n)).stop();
+	assert.ok(stopped.every((outcome) => !outcome.killed), 'PostgreSQL (SIGINT) and Redis (SIGTERM) stopped');
+});

@@ -27,12 +27,11 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { startSandbox } = require('../sandbox/gateway');
-const { webhookPathOf } = require('../e2e/lib/calls');
 const { EXAMPLE_CREDENTIAL_NAME, loadExamples } = require('../e2e/lib/examples');
 const { createN8n } = require('../e2e/lib/n8n');
 const { ensureN8n, paths, PACKAGE_NAME } = require('../e2e/lib/package');
-const { cleanUp, freePort, mustRun, onCleanUp, seconds, sleep, startService } = require('../e2e/lib/processes');
-const { OWNER, RestSession } = require('../e2e/lib/rest');
+const { cleanUp, freePort, launch, mustRun, onCleanUp, seconds, waitUntil } = require('../e2e/lib/processes');
+const { OWNER, RestSession, webhookPathOf } = require('../e2e/lib/rest');
 
 const started = Date.now();
 // Outside the repository, one per clone, so that two clones do not share a database.
@@ -78,7 +77,7 @@ function watchWith(name, command, args, ready, env = process.env) {
 			console.log(`[${name}] ${line}`);
 			if (ready?.test(line)) resolve();
 		};
-		startService(command, args, { cwd: paths.ROOT, env, onLine });
+		launch(command, args, { cwd: paths.ROOT, env, onLine });
 	});
 }
 
@@ -124,14 +123,9 @@ async function importMissingExamples(session) {
 async function hotReloadLive(n8nLog, timeoutMs = 60_000) {
 	const probe = path.join(PACKAGE_COPY, '.dev-reload-probe');
 	const before = n8nLog.reloads;
-	const deadline = Date.now() + timeoutMs;
 	try {
-		while (Date.now() < deadline) {
-			fs.writeFileSync(probe, `${Date.now()}\n`);
-			await sleep(500);
-			if (n8nLog.reloads > before) return true;
-		}
-		return false;
+		const touched = () => fs.writeFileSync(probe, `${Date.now()}\n`);
+		return Boolean(await waitUntil(() => n8nLog.reloads > before || touched(), { timeoutMs, intervalMs: 500 }));
 	} finally {
 		fs.rmSync(probe, { force: true });
 	}

@@ -17,54 +17,41 @@
 
 const path = require('node:path');
 
+const { parseJson } = require('../lib/processes');
+
 /** A conversation line holding only the model's tool calls, e.g. `AI: [{"name":"Refund","args":{…},"type":"tool_call"}]`. */
 function isToolCallLine(line) {
-	if (!line.startsWith('AI: [')) return false;
-	try {
-		const calls = JSON.parse(line.slice('AI: '.length));
-		return calls.length > 0 && calls.every((call) => call.type === 'tool_call');
-	} catch {
-		return false;
-	}
+	const calls = line.startsWith('AI: [') ? parseJson(line.slice('AI: '.length)) : undefined;
+	return Array.isArray(calls) && calls.length > 0 && calls.every((call) => call?.type === 'tool_call');
 }
 
-const withoutToolCallLines = (text) =>
-	typeof text === 'string' ? text.split('\n').map((line) => (isToolCallLine(line) ? 'AI: <tool calls>' : line)).join('\n') : text;
+const withoutToolCallLines = (text) => (typeof text === 'string' ? text.split('\n').map((line) => (isToolCallLine(line) ? 'AI: <tool calls>' : line)).join('\n') : text);
 
 /** A copy of stored execution data (parsed) without the model's tool-call arguments. */
 function withoutToolCallArguments(data) {
 	if (!data || typeof data !== 'object') return data;
 	const copy = structuredClone(data);
-	for (const runs of Object.values(copy.resultData?.runData ?? {})) {
-		for (const run of runs ?? []) {
-			if (run.inputOverride?.ai_tool) delete run.inputOverride.ai_tool;
-			for (const action of run.metadata?.subNodeExecutionData?.actions ?? []) delete action.action?.input;
-			for (const item of (run.inputOverride?.ai_languageModel ?? []).flat()) {
-				if (Array.isArray(item?.json?.messages)) item.json.messages = item.json.messages.map(withoutToolCallLines);
-			}
+	for (const run of Object.values(copy.resultData?.runData ?? {}).flat()) {
+		if (run?.inputOverride?.ai_tool) delete run.inputOverride.ai_tool;
+		for (const action of run?.metadata?.subNodeExecutionData?.actions ?? []) delete action.action?.input;
+		for (const item of (run?.inputOverride?.ai_languageModel ?? []).flat()) {
+			if (Array.isArray(item?.json?.messages)) item.json.messages = item.json.messages.map(withoutToolCallLines);
 		}
 	}
-	for (const pending of copy.executionData?.nodeExecutionStack ?? []) {
-		if (pending.node?.type?.endsWith('Tool')) delete pending.data;
-	}
+	for (const pending of copy.executionData?.nodeExecutionStack ?? []) if (pending.node?.type?.endsWith('Tool')) delete pending.data;
 	return copy;
 }
 
 /** An event of n8n's event log (one parsed line) with the conversation it logs as JSON (`payload.msg`) parsed. */
 function eventExpanded(event) {
-	if (event?.eventName !== 'n8n.ai.llm.generated' || typeof event.payload?.msg !== 'string') return event;
-	try {
-		return { ...event, payload: { ...event.payload, msg: JSON.parse(event.payload.msg) } };
-	} catch {
-		return event;
-	}
+	const msg = event?.eventName === 'n8n.ai.llm.generated' && typeof event.payload?.msg === 'string' ? parseJson(event.payload.msg) : undefined;
+	return msg === undefined ? event : { ...event, payload: { ...event.payload, msg } };
 }
 
 /** An expanded event without the model's tool calls in the conversation it logs. */
 function eventWithoutToolCalls(event) {
 	if (!Array.isArray(event?.payload?.msg?.messages)) return event;
-	const msg = { ...event.payload.msg, messages: event.payload.msg.messages.map(withoutToolCallLines) };
-	return { ...event, payload: { ...event.payload, msg } };
+	return { ...event, payload: { ...event.payload, msg: { ...event.payload.msg, messages: event.payload.msg.messages.map(withoutToolCallLines) } } };
 }
 
 const WHAT = "the model's tool-call arguments as n8n keeps them";
@@ -77,23 +64,19 @@ const TOOL_CALL_ARGUMENTS = {
 
 /**
  * What the stand-in model received, as texts for the leak search, each request without the arguments of the tool
- * calls it made itself (n8n sends the conversation back whole). Returns { texts: [{ where, row, text }], echoed }:
- * `echoed`, the same requests' own tool-call arguments, searched apart.
+ * calls it made itself (n8n sends the conversation back whole); `echoed`: those arguments, searched apart.
  */
 function modelRequestTexts(requests) {
 	const texts = [];
 	const echoed = [];
-	requests.forEach(({ path, body, text }, index) => {
+	requests.forEach(({ path: route, body, text }, index) => {
 		const row = `request ${index + 1}`;
-		if (!body) return texts.push({ where: `stand-in ${path}`, row, text });
-		const copy = structuredClone(body);
-		for (const message of copy.messages ?? []) {
-			for (const call of message.role === 'assistant' ? (message.tool_calls ?? []) : []) {
-				echoed.push({ where: `stand-in ${path}, its own tool call echoed back`, row, text: call.function?.arguments ?? '' });
-				if (call.function) call.function.arguments = '<own tool call>';
-			}
+		const copy = body && structuredClone(body);
+		for (const call of (copy?.messages ?? []).flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []) : []))) {
+			echoed.push({ where: `stand-in ${route}, its own tool call echoed back`, row, text: call.function?.arguments ?? '' });
+			if (call.function) call.function.arguments = '<own tool call>';
 		}
-		texts.push({ where: `stand-in ${path}`, row, text: JSON.stringify(copy) });
+		texts.push({ where: `stand-in ${route}`, row, text: copy ? JSON.stringify(copy) : text });
 	});
 	return { texts, echoed };
 }

@@ -1,47 +1,66 @@
-// Driving n8n 2.41's editor: finding parameters, adding a node, choosing options, the credential dialog.
-// No checks here: these helpers answer what the page shows, the editor check judges it.
+// Driving n8n's editor in headless Chromium (Debian's, installed when missing): the browser logged in as a REST
+// session, finding parameters, adding a node, choosing options, the credential dialog. No checks here: these helpers
+// answer what the page shows, the editor check judges it.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
-/** Whether any element of the locator is visible. */
-export async function isShown(locator) {
-	const count = await locator.count();
-	for (let index = 0; index < count; index++) {
-		if (await locator.nth(index).isVisible()) return true;
-	}
-	return false;
+import { chromium, selectors } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+const { aptInstall } = require('../lib/apt');
+const { waitUntil } = require('../lib/processes');
+
+const CHROMIUM = process.env.EDITOR_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * Chromium (installed when missing) and a page of it logged in as the REST session: its cookie, and the browser id
+ * the cookie is bound to (localStorage's). Resolves with { browser, page }.
+ */
+export async function openEditor(session, { viewport, log }) {
+	if (!existsSync(CHROMIUM)) await aptInstall('Chromium (Debian package)', ['chromium'], { log });
+	// n8n's editor marks its elements with data-test-id.
+	selectors.setTestIdAttribute('data-test-id');
+	const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+	const context = await browser.newContext({ viewport, baseURL: session.url });
+	context.setDefaultTimeout(20_000);
+	await context.addCookies([session.cookie]);
+	await context.addInitScript((id) => window.localStorage.setItem('n8n-browserId', id), session.browserId);
+	return { browser, page: await context.newPage() };
 }
 
+/** Whether any element of the locator is visible. */
+export const isShown = async (locator) => (await locator.filter({ visible: true }).count()) > 0;
+
 /** Resolves true once the locator is visible within `timeout`, false otherwise. */
-export const appears = (locator, timeout = 15_000) =>
-	locator
-		.waitFor({ state: 'visible', timeout })
-		.then(() => true)
-		.catch(() => false);
+const appears = (locator, timeout = 15_000) => locator.waitFor({ state: 'visible', timeout }).then(() => true, () => false);
+/** Waits until one of the locators is visible, or `timeout` passed. */
+const oneAppears = (locators, timeout) => Promise.any(locators.map((locator) => locator.first().waitFor({ state: 'visible', timeout }))).catch(() => {});
+/** The first element's text, spaces folded; '' when there is none. */
+const textOf = async (locator) => ((await locator.count()) ? ((await locator.first().textContent()) ?? '').trim().replace(/\s+/g, ' ') : '');
 
 const parameterInput = (scope, name) => scope.getByTestId(`parameter-input-${name}`);
 const resourceLocator = (scope, name) => scope.getByTestId(`resource-locator-${name}`);
-/** A plain input, or a resource locator (one input per mode, a mode selector beside it). */
-const anyInput = (scope, name) => parameterInput(scope, name).or(resourceLocator(scope, name));
 
 /**
- * Whether a parameter is shown: its input (data-test-id="parameter-input-<name>", or "resource-locator-<name>") and
- * its label are visible.
- * Waits up to 5 s for the expected state first: inputs take a moment to render after a display option changed.
+ * The fields of [name, label] not shown as `shown` says: input (a plain one, or a resource locator) and label both
+ * visible, or neither. Each gets up to 5 s first: inputs take a moment to render after a display option changed.
  */
-export async function parameterState(scope, name, label, { expectShown }) {
-	await anyInput(scope, name)
-		.first()
-		.waitFor({ state: expectShown ? 'visible' : 'hidden', timeout: 5_000 })
-		.catch(() => {});
-	// Required fields carry a trailing "*" in the label.
-	const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-	const labelText = scope.getByText(new RegExp(`^\\s*${escaped}\\s*\\*?\\s*$`));
-	return { input: await isShown(anyInput(scope, name)), label: await isShown(labelText) };
+export async function parametersNotAsExpected(scope, fields, shown) {
+	const wrong = [];
+	for (const [name, label] of fields) {
+		const input = parameterInput(scope, name).or(resourceLocator(scope, name));
+		await input.first().waitFor({ state: shown ? 'visible' : 'hidden', timeout: 5_000 }).catch(() => {});
+		// Required fields carry a trailing "*" in the label.
+		const labelText = scope.getByText(new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\*?\\s*$`));
+		const state = { input: await isShown(input), label: await isShown(labelText) };
+		if (shown ? !(state.input && state.label) : state.input || state.label) wrong.push(`${label} (${name}): input ${state.input}, label ${state.label}`);
+	}
+	return wrong;
 }
 
 /** The type attribute of a parameter's input ("password" when masked). */
-export function inputType(scope, name) {
-	return parameterInput(scope, name).locator('input').first().getAttribute('type').catch(() => null);
-}
+export const inputType = (scope, name) => parameterInput(scope, name).locator('input').first().getAttribute('type').catch(() => null);
 
 /** The option an options parameter shows as chosen. */
 export async function selectedOptionText(scope, name) {
@@ -61,22 +80,18 @@ export async function offeredOptions(page, scope, name) {
 	await parameterInput(scope, name).click();
 	const options = page.getByRole('option').filter({ visible: true });
 	await options.first().waitFor({ state: 'visible' });
-	const offered = [];
-	for (const option of await options.all()) {
-		const headline = await option.locator('.option-headline').first().textContent().catch(() => null);
-		offered.push((headline ?? (await option.textContent()) ?? '').trim());
-	}
+	const offered = await options.evaluateAll((elements) => elements.map((option) => (option.querySelector('.option-headline') ?? option).textContent.trim()));
 	return { offered, options };
 }
 
-/** Clicks a plain parameter's input (text or number), as a user does (closing any open list), and types a value. */
+/** Clicks a plain parameter's input, as a user does (closing any open list), and types a value. */
 export async function fillParameter(scope, name, value) {
 	const input = parameterInput(scope, name).locator('input, textarea').first();
 	await input.click();
 	await input.fill(String(value));
 }
 
-/** The modes a resource locator offers, in order, and the one chosen (its mode selector's list is closed again). */
+/** The modes a resource locator offers, in order, and the one chosen (its mode list is closed again). */
 export async function resourceLocatorModes(page, scope, name) {
 	const selector = resourceLocator(scope, name).getByTestId('rlc-mode-selector');
 	const chosen = await selector.locator('input').first().inputValue().catch(() => '');
@@ -89,20 +104,13 @@ export async function resourceLocatorModes(page, scope, name) {
 	return { chosen, offered };
 }
 
-/**
- * Opens a resource locator's "From List" dropdown and waits for it to load. Resolves with what it shows: the
- * entries' texts, and the error view's text (n8n's "Could not load list" and the error's message).
- * The dropdown stays open.
- */
+/** Opens a resource locator's list (it stays open): its entries, and its error view's text ("Could not load list" …). */
 export async function openResourceList(page, scope, name) {
 	await resourceLocator(scope, name).getByTestId('rlc-input').click();
 	const items = page.getByTestId('rlc-item').filter({ visible: true });
 	const error = page.getByTestId('rlc-error-container').filter({ visible: true });
-	await Promise.any([items.first(), error.first()].map((l) => l.waitFor({ state: 'visible', timeout: 20_000 }))).catch(() => {});
-	return {
-		items: (await items.allTextContents()).map((text) => text.trim()),
-		error: (await error.count()) ? ((await error.first().textContent()) ?? '').trim().replace(/\s+/g, ' ') : '',
-	};
+	await oneAppears([items, error], 20_000);
+	return { items: (await items.allTextContents()).map((text) => text.trim()), error: await textOf(error) };
 }
 
 /** Turns a node setting's switch on or off in the Settings tab (the tab stays shown). */
@@ -113,26 +121,21 @@ export async function setNodeSetting(page, ndv, name, on) {
 	const isOn = () => toggle.evaluate((element) => element.classList.contains('is-checked'));
 	if ((await isOn()) !== on) await toggle.click();
 	// The switch is redrawn once n8n has stored the setting on the node.
-	for (let tries = 0; tries < 20 && (await isOn()) !== on; tries++) await page.waitForTimeout(100);
+	await waitUntil(async () => (await isOn()) === on, { timeoutMs: 2000, intervalMs: 100 });
 	return isOn();
 }
 
-/**
- * "Execute step" in the node's panel; resolves once the output panel shows the run, with what it shows:
- * { error (message), description, hints: [text], data (whether output data is shown) }.
- */
+/** "Execute step" in the node's panel; resolves once the output shows the run: { error, description, hints, data }. */
 export async function executeStep(ndv) {
 	await ndv.getByTestId('node-execute-button').click();
 	const output = ndv.getByTestId('output-panel');
-	const error = output.getByTestId('node-error-message');
 	const data = output.getByTestId('ndv-data-container');
-	await Promise.any([error, data].map((l) => l.first().waitFor({ state: 'visible', timeout: 60_000 }))).catch(() => {});
+	await oneAppears([output.getByTestId('node-error-message'), data], 60_000);
 	// Hints are drawn with the data.
 	await output.getByTestId('node-hint').first().waitFor({ state: 'visible', timeout: 3_000 }).catch(() => {});
-	const text = async (locator) => ((await locator.count()) ? ((await locator.first().textContent()) ?? '').trim().replace(/\s+/g, ' ') : '');
 	return {
-		error: await text(error),
-		description: await text(output.getByTestId('node-error-description')),
+		error: await textOf(output.getByTestId('node-error-message')),
+		description: await textOf(output.getByTestId('node-error-description')),
 		hints: (await output.getByTestId('node-hint').allTextContents()).map((hint) => hint.trim().replace(/\s+/g, ' ')),
 		data: await isShown(data),
 	};
@@ -147,10 +150,7 @@ export async function openNewWorkflow(page) {
 	return page.url();
 }
 
-/**
- * Node creator: searches `nodeName`, picks the node, then the action. Resolves with
- * { nodeFound, actionFound, ndv (the parameter panel, when it opened) }.
- */
+/** Node creator: searches `nodeName`, picks the node, then the action: { nodeFound, actionFound, ndv (its panel) }. */
 export async function addNodeAction(page, nodeName, actionName) {
 	await page.getByTestId('node-creator-plus-button').click();
 	const creator = page.getByTestId('node-creator');
@@ -170,24 +170,19 @@ export async function addNodeAction(page, nodeName, actionName) {
 }
 
 /**
- * Opens the "create new credential" dialog from the node's credential selector, whichever way n8n offers it:
- * a "set up manually" link, the empty state ("Connect to …"), or the selector's "Create new credential" row.
- * Resolves with the dialog, or undefined when it did not open.
+ * Opens the "create new credential" dialog from the node's credential selector, whichever way n8n offers it: a "set
+ * up manually" link, the empty state ("Connect to …"), or the selector's "Create new credential" row.
  */
 export async function openNewCredentialDialog(page, ndv) {
 	const dialog = page.getByTestId('credential-edit-dialog');
-	const setupManually = ndv.getByTestId('setup-manually-link').first();
-	const emptyState = ndv.getByTestId('node-credentials-empty-state').first();
-	const credentialSelect = ndv.getByTestId('node-credentials-select').first();
-	await Promise.any([setupManually, emptyState, credentialSelect].map((l) => l.waitFor({ state: 'visible', timeout: 10_000 }))).catch(
-		() => {},
-	);
+	const [setupManually, emptyState, select] = ['setup-manually-link', 'node-credentials-empty-state', 'node-credentials-select'].map((id) => ndv.getByTestId(id).first());
+	await oneAppears([setupManually, emptyState, select], 10_000);
 	if (await setupManually.isVisible()) {
 		await setupManually.click();
 	} else {
-		await ((await credentialSelect.isVisible()) ? credentialSelect : emptyState).click();
+		await ((await select.isVisible()) ? select : emptyState).click();
 		const createNew = page.getByTestId('node-credentials-select-item-new').filter({ visible: true }).first();
-		await Promise.any([dialog, createNew].map((l) => l.waitFor({ state: 'visible', timeout: 10_000 }))).catch(() => {});
+		await oneAppears([dialog, createNew], 10_000);
 		if (!(await dialog.isVisible()) && (await createNew.isVisible())) await createNew.click();
 	}
 	return (await appears(dialog)) ? dialog : undefined;
@@ -196,56 +191,32 @@ export async function openNewCredentialDialog(page, ndv) {
 /** The credential selected in the node's credential selector. */
 export async function selectedCredential(ndv) {
 	const select = ndv.getByTestId('node-credentials-select').first();
-	return (
-		(await select.locator('input').first().inputValue({ timeout: 5_000 }).catch(() => '')) ||
-		((await select.textContent({ timeout: 5_000 }).catch(() => '')) ?? '').trim()
-	);
+	return (await select.locator('input').first().inputValue({ timeout: 5_000 }).catch(() => '')) || ((await select.textContent({ timeout: 5_000 }).catch(() => '')) ?? '').trim();
 }
 
-/** Types credential values into the dialog's fields. */
-export async function fillCredential(dialog, data, fields) {
-	for (const name of fields) {
-		await parameterInput(dialog, name).locator('input, textarea').first().fill(data[name]);
-	}
-}
-
-/** Resolves with n8n's answer ({ status, message }) to the next credential test the page sends, or {} after 30 s. */
-export function nextCredentialTest(page) {
-	return page
-		.waitForResponse(
-			(response) =>
-				response.request().method() === 'POST' && new URL(response.url()).pathname === '/rest/credentials/test',
-			{ timeout: 30_000 },
-		)
+/** n8n's answer ({ status, message }) to the next credential test the page sends, or {} after 30 s. */
+export const nextCredentialTest = (page) =>
+	page
+		.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/rest/credentials/test', { timeout: 30_000 })
 		.then(async (response) => (await response.json().catch(() => ({})))?.data ?? {})
 		.catch(() => ({}));
-}
 
 /** What the credential dialog shows of its test: the success banner's text, or the error banner with n8n's details. */
 export async function credentialDialogOutcome(dialog) {
 	const success = dialog.getByTestId('credentials-config-container-test-success');
 	const failure = dialog.getByText(/Couldn.t connect with these settings/);
-	await Promise.any([success, failure.first()].map((l) => l.waitFor({ state: 'visible', timeout: 30_000 }))).catch(() => {});
+	await oneAppears([success, failure], 30_000);
 	return {
 		success: (await success.isVisible()) ? ((await success.textContent()) ?? '').trim() : '',
-		failure: (await isShown(failure))
-			? ((await failure.first().locator('xpath=../..').textContent()) ?? '').trim().replace(/\s+/g, ' ')
-			: '',
+		failure: (await isShown(failure)) ? await textOf(failure.first().locator('xpath=../..')) : '',
 	};
 }
 
 /** The page's visible text and the values of every input that is not masked. */
-export function clearTexts(page) {
-	return page.evaluate(() => [
-		document.body.innerText,
-		...[...document.querySelectorAll('input, textarea')].filter((input) => input.type !== 'password').map((input) => input.value),
-	]);
-}
+export const clearTexts = (page) =>
+	page.evaluate(() => [document.body.innerText, ...[...document.querySelectorAll('input, textarea')].filter((input) => input.type !== 'password').map((input) => input.value)]);
 
-/**
- * Leaves no focus ring, hover controls, tooltip or toast in a screenshot, then takes it. `keepFocus` for a list that
- * an input holds open.
- */
+/** No focus ring, hover controls, tooltip or toast in a screenshot; `keepFocus` for a list that an input holds open. */
 export async function screenshot(page, file, { keepFocus = false } = {}) {
 	// n8n's toasts fade out on their own: closed so that every run pictures the same.
 	for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click().catch(() => {});
@@ -256,13 +227,20 @@ export async function screenshot(page, file, { keepFocus = false } = {}) {
 	await page.screenshot({ path: file });
 }
 
-/**
- * For a picture of the whole credential dialog: n8n caps it at 750 px and scrolls its fields; the cap is lifted and
- * the window made taller so that every field shows at once.
- */
-export async function uncapCredentialDialog(page, viewport) {
-	await page.setViewportSize(viewport);
-	await page.addStyleTag({
-		content: '.el-dialog:has([data-test-id="credential-edit-dialog"]) { max-height: none !important; height: auto !important; }',
-	});
+/** Imports a workflow file into a new workflow with "Import from File"; resolves with what the canvas shows. */
+export async function importFromFile(page, file, workflow) {
+	await openNewWorkflow(page);
+	await page.getByTestId('workflow-import-input').setInputFiles(file);
+	// Sticky notes are drawn apart from the nodes.
+	const expected = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote').length;
+	const nodes = page.getByTestId('canvas-node');
+	await waitUntil(async () => (await nodes.count()) >= expected, { timeoutMs: 15_000 });
+	// Issues are computed once the nodes are on the canvas; give them a moment to show.
+	await page.waitForTimeout(1000);
+	const complaints = [];
+	for (const toast of await page.locator('.el-notification').all()) {
+		if (/error|warning/.test((await toast.getAttribute('class')) ?? '')) complaints.push(await textOf(toast));
+	}
+	const count = (id) => page.getByTestId(id).count();
+	return { expected, nodes: await nodes.count(), stickies: await count('sticky'), issues: await count('node-issues'), complaints };
 }

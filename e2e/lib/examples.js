@@ -1,7 +1,8 @@
 'use strict';
 
-// The example workflows of examples/, as users import them, and the two ways a check feeds them its own data: the
-// sample list of a Code node ("the place to plug your database") and a field of a Set node (the settings).
+// The example workflows of examples/ as users import them, the two ways a check feeds them its own data (the sample
+// list of a Code node, "the place to plug your database", and a field of a Set node, the settings), and what n8n
+// knows of the node types they use.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -15,13 +16,8 @@ const EXAMPLE_CREDENTIAL_NAME = 'Payment Gateway account';
 
 /** { <name>: workflow } for every examples/<name>.json. */
 function loadExamples() {
-	return Object.fromEntries(
-		fs
-			.readdirSync(EXAMPLES_DIR)
-			.filter((file) => file.endsWith('.json'))
-			.sort()
-			.map((file) => [file.slice(0, -'.json'.length), JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'))]),
-	);
+	const files = fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json')).sort();
+	return Object.fromEntries(files.map((file) => [file.slice(0, -5), JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'))]));
 }
 
 function nodeOf(workflow, name) {
@@ -49,4 +45,12 @@ function withSetField(workflow, nodeName, field, value) {
 	return copy;
 }
 
-module.exports = { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, loadExamples, nodeOf, withCodeList, withSetField };
+/** The `type@version`s of the workflow's nodes that the running n8n does not know, as its editor reads them (/types/nodes.json). */
+async function unknownTypes(session, workflow) {
+	const { status, body } = await session.call('GET', '/types/nodes.json');
+	if (status !== 200 || !Array.isArray(body)) throw new Error(`n8n does not list its node types (/types/nodes.json: HTTP ${status})`);
+	const known = new Set(body.flatMap((type) => [type.version].flat().map((version) => `${type.name}@${version}`)));
+	return workflow.nodes.map((node) => `${node.type}@${node.typeVersion}`).filter((type) => !known.has(type));
+}
+
+module.exports = { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, loadExamples, nodeOf, withCodeList, withSetField, unknownTypes };

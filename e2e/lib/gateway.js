@@ -1,19 +1,27 @@
 'use strict';
 
-// Asking the sandbox gateway directly, as the active client and signed the way the node signs: for checks that
-// compare what a workflow did with what the gateway holds afterwards.
+// Asking the sandbox gateway directly, as its active client, signed the way the node signs: to compare what a workflow
+// did with what the gateway holds afterwards, and to make beforehand what a check needs, so that n8n's executions do
+// only what the check is about. Card details are encrypted by the package's own built function.
 
 const crypto = require('node:crypto');
+const path = require('node:path');
+const { Readable } = require('node:stream');
+
+const { paths } = require('./package');
+
+const APPROVED_CARD = '4111111111111111';
+const DECLINED_CARD = '4393570006367857';
+const EXPIRY_YEAR = String((new Date().getUTCFullYear() + 2) % 100).padStart(2, '0');
 
 /**
- * One API request; resolves with { status, body (parsed JSON) }. `family` 'long' goes to the checkout base URL
- * (`/nac/api/v1/pg/...`); `query` is appended unsigned, as the gateway signs paths without their query.
+ * One API request; resolves with { status, body }. `family` 'long' goes to the checkout base URL; `query` is appended
+ * unsigned, as the gateway signs paths without their query.
  */
 async function gatewayRequest(sandbox, method, apiPath, { body, family = 'short', query = '' } = {}) {
 	const { clientId, clientSecret } = sandbox.clients.active;
 	const payload = body === undefined ? '' : JSON.stringify(body);
-	const base = family === 'long' ? sandbox.checkoutBaseUrl : sandbox.baseUrl;
-	const res = await fetch(`${base}${apiPath}${query}`, {
+	const res = await fetch(`${family === 'long' ? sandbox.checkoutBaseUrl : sandbox.baseUrl}${apiPath}${query}`, {
 		method,
 		headers: {
 			Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
@@ -29,44 +37,62 @@ async function gatewayRequest(sandbox, method, apiPath, { body, family = 'short'
 	return { status: res.status, body: await res.json() };
 }
 
-/** The customer's active stored cards, as the gateway lists them. */
+/** A POST that must succeed; resolves with the answer's data. */
+async function call(sandbox, apiPath, body) {
+	const { status, body: answer } = await gatewayRequest(sandbox, 'POST', apiPath, { body });
+	if (status !== 200 || answer.status !== 'success') throw new Error(`POST ${apiPath} answered ${status}: ${answer.errMessage ?? answer.message}`);
+	return answer.data;
+}
+
+/** The customer's active stored cards. */
 async function storedCards(sandbox, customerId) {
 	const { status, body } = await gatewayRequest(sandbox, 'GET', `/customer/${encodeURIComponent(customerId)}/digitalCards`);
 	if (status !== 200) throw new Error(`listing the cards of ${customerId} directly answered ${status}`);
 	return body.data.digitalCards;
 }
 
-/**
- * An order made directly, unpaid; resolves with its orderId. A check that needs the gateway to hold something
- * before n8n runs makes it here, so that n8n's executions only do what the check is about.
- */
-async function unpaidOrder(sandbox, { amount, receiptId, currency = 'USD' }) {
-	const { status, body } = await gatewayRequest(sandbox, 'POST', '/order', {
-		body: {
-			amount,
-			currency,
-			uiMode: 'checkout',
-			receiptId,
-			customerFields: { name: 'Gia Gateway', email: 'gia.gateway@example.com', phone: '91000077' },
-		},
-	});
-	if (status !== 200) throw new Error(`creating order ${receiptId} directly answered ${status}: ${body.errMessage ?? body.message}`);
-	return body.data.orderId;
+const GIA = { name: 'Gia Gateway', email: 'gia.gateway@example.com', phone: '91000077' };
+
+/** An unpaid order; resolves with its orderId. */
+async function unpaidOrder(sandbox, { amount, receiptId, currency = 'USD', customer = GIA }) {
+	return (await call(sandbox, '/order', { amount, currency, uiMode: 'checkout', receiptId, customerFields: customer })).orderId;
 }
 
-/** An order paid in full on the sandbox's hosted checkout page; resolves with { orderId, paymentId, amount }. */
+/** A card payment of an order; `settle` skips the customer's authentication, so that it completes at once. */
+function cardPayment(sandbox, orderId, { card = APPROVED_CARD, settle = true, secureCard = false, holder = 'Gia Gateway' } = {}) {
+	const { encryptCardDetails } = require(path.join(paths.ROOT, 'dist', 'nodes', 'PaymentGateway', 'transport', 'crypto'));
+	const details = { cardNumber: card, cardExpMonth: '12', cardExpYear: EXPIRY_YEAR, cardCVV: '123' };
+	return call(sandbox, '/transaction/initiate', {
+		orderId,
+		encryptedCardDetails: encryptCardDetails(details, sandbox.cardEncryptionKey),
+		paymentMethod: 'card',
+		cardHolderName: holder,
+		redirectionUrl: 'https://shop.example.com/payment/done',
+		paymentMode: 'card',
+		secureCard,
+		skipCVVandOTP: settle,
+		skipCVVOnlyFlag: false,
+		apiType: 'hosted',
+	});
+}
+
+/** An order paid in full on the sandbox's hosted checkout page: { orderId, paymentId, amount }. */
 async function paidPayment(sandbox, { amount, receiptId, currency }) {
 	const orderId = await unpaidOrder(sandbox, { amount, receiptId, currency });
-	const link = new URL('https://pay.example.com/checkout');
-	link.search = new URLSearchParams({
-		actionType: 'checkout',
-		orderId,
-		clientId: sandbox.clients.active.clientId,
-		redirectUrl: 'https://shop.example.com/payment/done',
-	}).toString();
-	const { paymentId, status } = sandbox.payCheckout(link.href, 'success');
+	const query = new URLSearchParams({ actionType: 'checkout', orderId, clientId: sandbox.clients.active.clientId, redirectUrl: 'https://shop.example.com/payment/done' });
+	const { paymentId, status } = sandbox.payCheckout(`https://pay.example.com/checkout?${query}`, 'success');
 	if (status !== 'success') throw new Error(`the checkout payment of ${receiptId} ended ${status}`);
 	return { orderId, paymentId, amount };
 }
 
-module.exports = { gatewayRequest, storedCards, unpaidOrder, paidPayment };
+/** What `action` resolves with, and the delivery of the next notification the sandbox sends after it. */
+async function notified(sandbox, action) {
+	const before = sandbox.notifications.length;
+	const result = await action();
+	return { ...result, delivery: (await sandbox.waitForNotifications(before + 1, 15_000))[before] };
+}
+
+/** `fn` over `items`, `width` at a time; resolves with the results in the order of `items`. */
+const inPool = (items, width, fn) => Readable.from(items).map((item) => fn(item), { concurrency: width }).toArray();
+
+module.exports = { APPROVED_CARD, DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, notified, inPool };

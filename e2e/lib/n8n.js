@@ -1,60 +1,40 @@
 'use strict';
 
-// One real n8n bound to one user folder: its environment, its CLI commands, how it starts and stops, and what it
-// stores. How n8n is deployed (its database, which processes `start` runs) is a separate module, so that a check
-// written against this interface runs unchanged on another deployment:
-//
-//   const n8n = await createN8n({ userFolder });          // deployment 'single' (sqlite, one `n8n start`)
-//   await n8n.importCredentials([...]); await n8n.importWorkflows([...]);
-//   const { run } = await n8n.execute(workflowId);         // `n8n execute --id --rawOutput`, parsed
-//   const server = await n8n.start();                      // { url, webhookUrl(path), stop(), keep() }
-//   const tables = await n8n.readTables();                 // for the leak search
-//   await n8n.stop();
-//
-// A deployment module exports { name, databaseEnv(n8n), start(n8n), readTables(n8n) }; see single.js and queue.js.
+// One real n8n bound to one user folder: its environment, CLI commands, processes and what it stored. How it is
+// deployed (its database, which processes `start` runs) is a module of three members { databaseEnv(n8n), start(n8n),
+// readTables(n8n) }: `single` below, `queue` in queue.js, so that a check runs unchanged on either.
 
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const { paths } = require('./package');
-const { run, freePort, onCleanUp, seconds } = require('./processes');
-
-const DEPLOYMENTS = { single: () => require('./single'), queue: () => require('./queue') };
+const { freePort, launch, mustRun, onCleanUp, parseJson, run, startOnFreePort, withTempDir } = require('./processes');
 
 // An n8n command takes 3-9 s here; one that hangs must not hang the check.
 const COMMAND_TIMEOUT_MS = Number(process.env.E2E_N8N_TIMEOUT_MS || 180_000);
 const ENCRYPTION_KEY = 'e2e-only-encryption-key-7d0c2f5b9a';
 
-/**
- * `execute --rawOutput` logs the run as one info message holding pretty JSON. With N8N_LOG_FORMAT=json every console
- * line is a JSON log entry: the run is the last message that parses to an object with `data.resultData`.
- */
-function parseRawOutput(stdout) {
-	let run;
-	for (const line of stdout.split('\n')) {
-		const message = parseJson(line)?.message;
-		const parsed = typeof message === 'string' && message.startsWith('{') ? parseJson(message) : undefined;
-		if (parsed?.data?.resultData) run = parsed;
-	}
-	if (!run) throw new Error('no JSON run data in the output');
-	return run;
-}
+/** Deployment "single": one `n8n start` on a sqlite database in the user folder. */
+const single = {
+	databaseEnv: () => ({ DB_TYPE: 'sqlite' }),
+	async start(n8n) {
+		const main = await n8n.process('main', ['start'], { name: 'n8n start', port: n8n.settings.N8N_PORT });
+		return { ...main, webhookUrl: (webhookPath) => `${main.url}/webhook/${webhookPath}` };
+	},
+	// node:sqlite is in the Node.js n8n runs on (22.13 and later), not necessarily in the one running the checks.
+	async readTables(n8n) {
+		const database = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
+		const script = path.join(__dirname, 'sqlite-tables.js');
+		const result = await run(paths.NODE, ['--no-warnings', script, database], { timeoutMs: 60_000 });
+		if (result.code !== 0) throw new Error(`reading ${database} failed (exit ${result.code})\n${result.stderr}`);
+		return JSON.parse(result.stdout);
+	},
+};
+const DEPLOYMENTS = { single: () => single, queue: () => require('./queue') };
 
-function parseJson(text) {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-}
-
-/** The environment every n8n process gets; nothing of an outer n8n setup leaks in. */
+/** The environment of every n8n process: nothing of an outer n8n setup leaks in. */
 function baseEnv(userFolder) {
-	const env = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (!/^(N8N_|DB_|QUEUE_|EXECUTIONS_|OFFLOAD_)/.test(key)) env[key] = value;
-	}
+	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(N8N_|DB_|QUEUE_|EXECUTIONS_|OFFLOAD_)/.test(key)));
 	return {
 		...env,
 		PATH: `${paths.NODE_BIN_DIR}${path.delimiter}${process.env.PATH}`,
@@ -71,22 +51,30 @@ function baseEnv(userFolder) {
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_SECURE_COOKIE: 'false',
-		// Everything n8n logs, also into files (N8N_LOG_FILE_LOCATION, one per process) that the leak search reads.
-		// JSON lines, also on the console: at level debug the text format wraps every message (the run printed by
-		// `execute --rawOutput` too) in times and colours.
+		// Everything, also into a file per process for the leak search; JSON on the console too, because at level debug
+		// the text format wraps every message (the run `execute --rawOutput` prints too) in times and colours.
 		N8N_LOG_LEVEL: 'debug',
 		N8N_LOG_OUTPUT: 'console,file',
 		N8N_LOG_FORMAT: 'json',
 	};
 }
 
+/** `execute --rawOutput` logs the run as one message holding JSON: the last one with `data.resultData`. */
+const parseRawOutput = (stdout) =>
+	stdout
+		.split('\n')
+		.map((line) => parseJson(line)?.message)
+		.map((message) => (typeof message === 'string' && message.startsWith('{') ? parseJson(message) : undefined))
+		.findLast((parsed) => parsed?.data?.resultData);
+
+// Files for n8n's import commands hold plain secrets: they live outside the user folder, briefly.
+const withScratchDir = (fn) => withTempDir('pg-e2e-import-', fn);
+
+const healthy = async (url) => (await Promise.all(['/healthz', '/healthz/readiness'].map((route) => fetch(url + route).catch(() => undefined)))).every((res) => res?.ok);
+
 /**
- * @param {object} options
- * @param {string} options.userFolder  N8N_USER_FOLDER (the package is installed in its .n8n/nodes beforehand)
- * @param {string} [options.deployment]  'single' (default; E2E_N8N_DEPLOYMENT overrides) or 'queue'
- * @param {Record<string, string>} [options.env]  n8n settings every process and command gets (e.g. EXECUTIONS_DATA_PRUNE;
- *   N8N_PORT fixes the port of every process, which suits only a deployment of one process)
- * @param {(message: string) => void} [options.log]
+ * One n8n on `userFolder` (the package installed in its .n8n/nodes beforehand), deployed as `deployment` ('single',
+ * or E2E_N8N_DEPLOYMENT), with the settings `env` in every process and command (N8N_PORT fixes main's port).
  */
 async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYMENT || 'single', log = console.log, env: settings = {} }) {
 	if (!DEPLOYMENTS[deployment]) throw new Error(`unknown n8n deployment "${deployment}"`);
@@ -95,13 +83,12 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 	fs.mkdirSync(logDir, { recursive: true });
 
 	const n8n = {
-		deployment: kind.name,
 		userFolder,
 		logDir,
 		log,
-		server: undefined,
+		settings,
 
-		/** The environment of one n8n process (`role` names its log file); fresh free ports for each. */
+		/** The environment of one process or command (`role` names its log file), with fresh free ports. */
 		async env(role, extra = {}) {
 			return {
 				...baseEnv(userFolder),
@@ -114,116 +101,78 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 			};
 		},
 
-		/** Runs `n8n <args>`; resolves with { code, signal, stdout, stderr } whatever the exit code. */
-		async cli(args, { timeoutMs = COMMAND_TIMEOUT_MS } = {}) {
-			return run(paths.NODE, [paths.N8N_BIN, ...args], { cwd: userFolder, env: await n8n.env('cli'), timeoutMs });
-		},
+		/** `n8n <args>`: { code, signal, stdout, stderr } whatever the exit code. */
+		cli: async (args) => run(paths.NODE, [paths.N8N_BIN, ...args], { cwd: userFolder, env: await n8n.env('cli'), timeoutMs: COMMAND_TIMEOUT_MS }),
+		/** `cli`, but a non-zero exit throws; logs `what` with the time taken. */
+		mustCli: async (what, args) => mustRun(what, paths.NODE, [paths.N8N_BIN, ...args], { cwd: userFolder, env: await n8n.env('cli'), timeoutMs: COMMAND_TIMEOUT_MS, log }),
 
-		/** `cli`, but throws on a non-zero exit; logs `what` with the time taken. */
-		async mustCli(what, args) {
-			const since = Date.now();
-			const result = await n8n.cli(args);
-			if (result.code !== 0) {
-				const tail = `${result.stdout}${result.stderr}`.trim().split('\n').slice(-40).join('\n');
-				throw new Error(`${what} failed (exit ${result.code}${result.signal ? `, ${result.signal}` : ''})\n${tail}`);
-			}
-			log(`${what} (${seconds(since)})`);
-			return result;
-		},
+		/** `import:credentials` of [{ id, name, type, data }], the data plain: n8n encrypts it. */
+		importCredentials: (credentials) =>
+			withScratchDir((dir) => {
+				const file = path.join(dir, 'credentials.json');
+				fs.writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
+				return n8n.mustCli(`imported ${credentials.length} credential(s) (n8n import:credentials)`, ['import:credentials', `--input=${file}`]);
+			}),
 
-		/** `import:credentials` of [{ id, name, type, data }] with plain data (n8n encrypts it on import). */
-		async importCredentials(credentials) {
-			await withScratchFile('credentials.json', JSON.stringify(credentials), (file) =>
-				n8n.mustCli(`imported ${credentials.length} credential(s) (n8n import:credentials)`, [
-					'import:credentials',
-					`--input=${file}`,
-				]),
-			);
-		},
+		/** `import:workflow --separate` of workflows, each with its 16-character `id`. */
+		importWorkflows: (workflows) =>
+			withScratchDir((dir) => {
+				workflows.forEach((workflow, index) => fs.writeFileSync(path.join(dir, `${index}.json`), JSON.stringify(workflow)));
+				return n8n.mustCli(`imported ${workflows.length} workflow(s) (n8n import:workflow --separate)`, ['import:workflow', '--separate', `--input=${dir}`]);
+			}),
 
-		/** `import:workflow --separate` of workflow objects (each with its 16-character `id`). */
-		async importWorkflows(workflows) {
-			await withScratchDir(async (dir) => {
-				workflows.forEach((workflow, index) =>
-					fs.writeFileSync(path.join(dir, `${index}.json`), JSON.stringify(workflow)),
-				);
-				await n8n.mustCli(`imported ${workflows.length} workflow(s) (n8n import:workflow --separate)`, [
-					'import:workflow',
-					'--separate',
-					`--input=${dir}`,
-				]);
-			});
-		},
-
-		/**
-		 * `execute --id=<id> --rawOutput`: resolves with { code, signal, stdout, stderr, run } where `run` is the parsed
-		 * run (`run.data.resultData.runData`), or undefined when n8n printed none.
-		 */
+		/** `execute --id --rawOutput`: { code, signal, stdout, stderr, run } with the parsed run, when n8n printed one. */
 		async execute(workflowId) {
 			const result = await n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput']);
-			let run;
-			try {
-				run = parseRawOutput(result.stdout);
-			} catch {
-				run = undefined;
-			}
-			return { ...result, run };
+			return { ...result, run: parseRawOutput(result.stdout) };
 		},
 
 		/**
-		 * Starts n8n as the deployment runs it; resolves once it serves. Returns { url (main: REST and editor),
-		 * webhookUrl(path) (where production webhooks are served), consoleFile, pid, stop(), keep() }.
+		 * One long-running process (`start`, `worker`, `webhook`) as `role`: its log is logs/n8n-<role>.log, its console
+		 * logs/<role>.out. Resolves once /healthz and /healthz/readiness answer on `healthPort` (an env variable).
 		 */
+		async process(role, args, { name = `n8n ${role}`, env: extra = {}, healthPort = 'N8N_PORT', port: fixed } = {}) {
+			const consoleFile = path.join(logDir, `${role}.out`);
+			const { port, service } = await startOnFreePort(name, {
+				consoleFile,
+				port: fixed && Number(fixed),
+				log,
+				start: async (free) => {
+					const env = await n8n.env(role, { ...extra, [healthPort]: String(free) });
+					fs.writeFileSync(consoleFile, '');
+					return launch(paths.NODE, [paths.N8N_BIN, ...args], { cwd: userFolder, env, logFile: consoleFile, name, log });
+				},
+				ready: (free) => healthy(`http://127.0.0.1:${free}`),
+			});
+			return { role, url: `http://127.0.0.1:${port}`, consoleFile, pid: service.pid, keep: service.keep, stop: () => service.stop() };
+		},
+
+		/** Starts n8n as the deployment runs it: { url (REST, editor), webhookUrl(path), consoleFile, pid, stop(), keep() }. */
 		async start() {
 			if (n8n.server) throw new Error('n8n is already started');
 			n8n.server = await kind.start(n8n);
 			return n8n.server;
 		},
 
-		/** Stops what start() started (also done at clean-up); resolves with how it ended ({ code, signal, killed }). */
+		/** Stops what start() started (clean-up does too); resolves with how it ended. */
 		async stop() {
 			const server = n8n.server;
 			n8n.server = undefined;
 			return server?.stop();
 		},
-
-		/** Leaves what start() started running after the check ends (for a look at it by hand). */
+		/** Leaves what start() started running after the check (for a look by hand). */
 		keep() {
 			n8n.server?.keep();
 			n8n.server = undefined;
 		},
 
-		/** What n8n stored: [{ table, primaryKey: [column], rows: [{ column: value }] }]. */
+		/** Every table: [{ table, primaryKey: [column], rows }], blobs as text so that a secret in one is found too. */
 		readTables: () => kind.readTables(n8n),
 
-		/** The log files n8n wrote (every process, every command). */
-		logFiles() {
-			return fs
-				.readdirSync(logDir)
-				.filter((file) => file.endsWith('.log'))
-				.map((file) => path.join(logDir, file));
-		},
+		logFiles: () => fs.readdirSync(logDir).filter((file) => file.endsWith('.log')).map((file) => path.join(logDir, file)),
 	};
 	onCleanUp(() => n8n.stop());
 	return n8n;
-}
-
-/** Files handed to n8n's import commands hold plain secrets: they live outside the user folder, briefly. */
-async function withScratchDir(fn) {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-e2e-import-'));
-	try {
-		return await fn(dir);
-	} finally {
-		fs.rmSync(dir, { recursive: true, force: true });
-	}
-}
-
-function withScratchFile(name, content, fn) {
-	return withScratchDir((dir) => {
-		const file = path.join(dir, name);
-		fs.writeFileSync(file, content, { mode: 0o600 });
-		return fn(file);
-	});
 }
 
 module.exports = { createN8n, parseRawOutput, ENCRYPTION_KEY };

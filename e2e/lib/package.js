@@ -1,14 +1,13 @@
 'use strict';
 
-// The package as users get it: built, packed with `npm pack`, installed into `<user folder>/.n8n/nodes` the way
-// n8n installs community packages. And the real n8n it is installed into (e2e/install-n8n.sh).
+// The package as users get it: built, packed with `npm pack`, installed into `<user folder>/.n8n/nodes` the way n8n
+// installs community packages; and the real n8n it is installed into (e2e/install-n8n.sh).
 
 const fs = require('node:fs');
 const { createRequire } = require('node:module');
-const os = require('node:os');
 const path = require('node:path');
 
-const { mustRun } = require('./processes');
+const { mustRun, withTempDir } = require('./processes');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = require('../../package.json').name;
@@ -24,15 +23,7 @@ function n8nInstallOf(version) {
 }
 
 const { dir: N8N_DIR, nodeBinDir: NODE_BIN_DIR, node: NODE } = n8nInstallOf(N8N_VERSION);
-
-const paths = {
-	ROOT,
-	N8N_VERSION,
-	N8N_DIR,
-	NODE_BIN_DIR,
-	NODE,
-	N8N_BIN: path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n'),
-};
+const paths = { ROOT, N8N_VERSION, N8N_DIR, NODE_BIN_DIR, NODE, N8N_BIN: path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n') };
 
 /** A module of the n8n install (e.g. `flatted`, the format n8n stores and answers execution data in). */
 const requireFromN8n = (id) => createRequire(path.join(N8N_DIR, 'package.json'))(id);
@@ -40,66 +31,35 @@ const requireFromN8n = (id) => createRequire(path.join(N8N_DIR, 'package.json'))
 /** n8n and its Node.js in N8N_DIR (install-n8n.sh skips what is already there); E2E_SKIP_INSTALL=1 skips the call. */
 async function ensureN8n({ log = console.log } = {}) {
 	if (process.env.E2E_SKIP_INSTALL !== '1') {
-		await mustRun('installed n8n (e2e/install-n8n.sh)', 'bash', [path.join(ROOT, 'e2e', 'install-n8n.sh')], {
-			cwd: ROOT,
-			inherit: true,
-			log,
-		});
+		await mustRun('installed n8n (e2e/install-n8n.sh)', 'bash', [path.join(ROOT, 'e2e', 'install-n8n.sh')], { cwd: ROOT, inherit: true, log });
 	}
 	if (!fs.existsSync(paths.NODE) || !fs.existsSync(paths.N8N_BIN)) {
 		throw new Error(`n8n ${N8N_VERSION} is not installed in ${path.relative(ROOT, N8N_DIR)}/: run bash e2e/install-n8n.sh`);
 	}
 }
 
-/**
- * `npm run build` (unless `build` is false; E2E_SKIP_BUILD=1 makes it false) and `npm pack` into `destination`.
- * Returns { tarball, filename, files } (files: the paths inside the tarball).
- */
+/** `npm run build` (unless E2E_SKIP_BUILD=1 or `build` is false) and `npm pack` into `destination`: { tarball, filename, files }. */
 async function buildAndPack(destination, { build = process.env.E2E_SKIP_BUILD !== '1', log = console.log } = {}) {
-	if (build) {
-		await mustRun('built the package (npm run build)', 'npm', ['run', 'build'], { cwd: ROOT, log });
-	}
+	if (build) await mustRun('built the package (npm run build)', 'npm', ['run', 'build'], { cwd: ROOT, log });
 	fs.mkdirSync(destination, { recursive: true });
-	const packed = await mustRun(
-		'packed the package (npm pack)',
-		'npm',
-		['pack', '--json', '--pack-destination', destination],
-		{ cwd: ROOT, log },
-	);
+	const packed = await mustRun('packed the package (npm pack)', 'npm', ['pack', '--json', '--pack-destination', destination], { cwd: ROOT, log });
 	const [{ filename, files }] = JSON.parse(packed.stdout);
 	return { tarball: path.join(destination, filename), filename, files: files.map((file) => file.path) };
 }
 
-/** A fresh user folder with the tarball installed into its .n8n/nodes, as n8n installs community packages. */
-async function installIntoUserFolder(userFolder, tarball, { log = console.log } = {}) {
-	fs.rmSync(userFolder, { recursive: true, force: true });
-	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	fs.mkdirSync(nodesDir, { recursive: true });
-	fs.writeFileSync(
-		path.join(nodesDir, 'package.json'),
-		`${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`,
-	);
-	await mustRun(
-		`installed ${path.basename(tarball)} into ${path.relative(ROOT, nodesDir)}`,
-		'npm',
-		['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error', tarball],
-		{ cwd: nodesDir, log },
-	);
-	if (!fs.existsSync(path.join(nodesDir, 'node_modules', PACKAGE_NAME, 'package.json'))) {
-		throw new Error(`${PACKAGE_NAME} is not in ${path.relative(ROOT, nodesDir)}/node_modules`);
-	}
-}
-
-/** ensureN8n + buildAndPack + installIntoUserFolder: what every check against a real n8n starts with. */
+/** ensureN8n, buildAndPack, then the tarball installed into a fresh user folder's .n8n/nodes as n8n installs packages. */
 async function preparePackage(userFolder, { log = console.log } = {}) {
 	await ensureN8n({ log });
-	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-e2e-pack-'));
-	try {
+	await withTempDir('pg-e2e-pack-', async (packDir) => {
 		const { tarball } = await buildAndPack(packDir, { log });
-		await installIntoUserFolder(userFolder, tarball, { log });
-	} finally {
-		fs.rmSync(packDir, { recursive: true, force: true });
-	}
+		fs.rmSync(userFolder, { recursive: true, force: true });
+		const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+		fs.mkdirSync(nodesDir, { recursive: true });
+		fs.writeFileSync(path.join(nodesDir, 'package.json'), `${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`);
+		const install = ['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error', tarball];
+		await mustRun(`installed ${path.basename(tarball)} into ${path.relative(ROOT, nodesDir)}`, 'npm', install, { cwd: nodesDir, log });
+		if (!fs.existsSync(path.join(nodesDir, 'node_modules', PACKAGE_NAME, 'package.json'))) throw new Error(`${PACKAGE_NAME} is not in ${path.relative(ROOT, nodesDir)}/node_modules`);
+	});
 }
 
-module.exports = { paths, PACKAGE_NAME, DEFAULT_N8N_VERSION, n8nInstallOf, requireFromN8n, ensureN8n, buildAndPack, installIntoUserFolder, preparePackage };
+module.exports = { paths, PACKAGE_NAME, DEFAULT_N8N_VERSION, n8nInstallOf, requireFromN8n, ensureN8n, buildAndPack, preparePackage };

@@ -1,163 +1,172 @@
 'use strict';
 
-// Child processes of the checks: commands that run to their end, services that run until stopped, and the clean-up
-// that stops all of them when a check ends, fails or is interrupted (Ctrl-C, SIGTERM).
-//
-// Every child gets its own process group, so that stopping it also stops what it started (n8n's task runners).
+// The one process runner of the checks, the one wait-until, and the clean-up that stops every child when a check ends,
+// fails or is interrupted. Each child gets its own process group, so that stopping it also stops what it started
+// (n8n's task runners). Also the few small helpers every check uses.
 
 const { spawn } = require('node:child_process');
+const { once } = require('node:events');
 const fs = require('node:fs');
 const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const tail = (text, lines = 40) => text.trim().split('\n').slice(-lines).join('\n');
 
-const running = new Set();
-const cleanUps = [];
-
-/** Signals a child's whole process group; a group that is already gone is fine. */
-function signalGroup(child, signal) {
+/** `fn()`, or `fallback` when it throws. */
+const attempt = (fn, fallback) => {
 	try {
-		process.kill(-child.pid, signal);
+		return fn();
 	} catch {
-		// already exited
+		return fallback;
+	}
+};
+/** The parsed JSON, or undefined when the text is not JSON. */
+const parseJson = (text) => attempt(() => JSON.parse(text));
+
+/** `fn(dir)` with a new folder under the system's temporary one, removed when `fn` has settled. */
+async function withTempDir(prefix, fn) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	try {
+		return await fn(dir);
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
 	}
 }
 
-/**
- * `stopSignal` (SIGTERM unless the child asked for another), then SIGKILL after `graceMs`; resolves with how the child
- * ended, `killed` when it took SIGKILL.
- */
-async function stopChild({ child, exited, stopSignal = 'SIGTERM' }, graceMs) {
-	if (child.exitCode !== null || child.signalCode !== null) return exited;
-	signalGroup(child, stopSignal);
-	const outcome = await Promise.race([exited, sleep(graceMs).then(() => 'timeout')]);
-	if (outcome !== 'timeout') return outcome;
-	signalGroup(child, 'SIGKILL');
-	return { ...(await exited), killed: true };
+/** Asks `probe` until it gives something truthy and resolves with that; with undefined once `timeoutMs` is over. */
+async function waitUntil(probe, { timeoutMs = 30_000, intervalMs = 250 } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value || Date.now() >= deadline) return value || undefined;
+		await sleep(intervalMs);
+	}
 }
 
-/** `stopSignal`: how the child wants to be stopped; `stopLast`: a service the other children use (a database). */
-function track(child, { stopSignal, stopLast = false } = {}) {
-	const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-	const entry = { child, exited, stopSignal, stopLast };
-	running.add(entry);
-	exited.then(() => running.delete(entry));
-	return entry;
-}
+const children = new Set();
+const cleanUps = [];
+
+// A group already gone throws.
+const signalGroup = (child, signal) => attempt(() => process.kill(-child.pid, signal));
 
 /**
- * Runs a command to its end; resolves with { code, signal, stdout, stderr }. A command still running after
- * `timeoutMs` is stopped and counts as failed (code 124). `inherit` streams its output instead of keeping it.
+ * Starts a child. Its output goes to `logFile`, to `onLine` line by line, to this terminal (`inherit`), or is kept for
+ * `output()`. `stopSignal` is what stop() sends first (SIGKILL follows after the grace time), and with a `name` stop()
+ * logs how the child ended; `stopLast` children (databases) are stopped at clean-up after the others. Returns { pid,
+ * exited, running(), output(), stop(), keep() }; `exited` and stop() resolve with { code, signal, killed }.
  */
-function run(command, args, { cwd, env = process.env, inherit = false, timeoutMs = 0, uid, gid } = {}) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, {
-			cwd,
-			env,
-			uid,
-			gid,
-			detached: true,
-			stdio: inherit ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
-		});
-		child.on('error', reject);
-		const entry = track(child);
-		const { exited } = entry;
-		let stdout = '';
-		let stderr = '';
-		child.stdout?.on('data', (chunk) => (stdout += chunk));
-		child.stderr?.on('data', (chunk) => (stderr += chunk));
-		let timedOut = false;
-		const timer =
-			timeoutMs > 0 &&
-			setTimeout(() => {
-				timedOut = true;
-				stopChild(entry, 5000);
-			}, timeoutMs);
-		exited.then(({ code, signal }) => {
-			clearTimeout(timer);
-			if (timedOut) stderr += `\n(stopped after ${timeoutMs / 1000} s)`;
-			resolve({ code: timedOut ? 124 : (code ?? 128), signal, stdout, stderr });
-		});
+function launch(command, args, { cwd, env = process.env, logFile, onLine, inherit, name, log = console.log, stopSignal = 'SIGTERM', stopLast = false, uid, gid } = {}) {
+	const out = logFile ? fs.openSync(logFile, 'a') : inherit ? 'inherit' : 'pipe';
+	const child = spawn(command, args, { cwd, env, uid, gid, detached: true, stdio: ['ignore', out, out] });
+	if (logFile) fs.closeSync(out);
+	const kept = { stdout: '', stderr: '' };
+	for (const stream of ['stdout', 'stderr']) {
+		if (onLine && child[stream]) readline.createInterface({ input: child[stream] }).on('line', onLine);
+		else child[stream]?.on('data', (chunk) => (kept[stream] += chunk));
+	}
+	const exited = new Promise((resolve) => {
+		child.on('error', (error) => resolve({ code: null, signal: null, error }));
+		child.on('close', (code, signal) => resolve({ code, signal }));
 	});
+	const entry = { stopLast, stop: (graceMs) => stop(graceMs) };
+	children.add(entry);
+	exited.then(() => children.delete(entry));
+	const running = () => child.exitCode === null && child.signalCode === null && child.pid !== undefined;
+	async function stop(graceMs = 30_000) {
+		if (!running()) return exited;
+		const since = Date.now();
+		signalGroup(child, stopSignal);
+		let outcome = await Promise.race([exited, sleep(graceMs)]);
+		if (!outcome) {
+			signalGroup(child, 'SIGKILL');
+			outcome = { ...(await exited), killed: true };
+		}
+		if (name) log(`${name} stopped (${seconds(since)}, ${outcome.killed ? `killed after ${stopSignal} timed out` : (outcome.signal ?? `exit ${outcome.code}`)})`);
+		return outcome;
+	}
+	return {
+		pid: child.pid,
+		exited,
+		running,
+		output: () => kept,
+		stop,
+		/** Leaves it running after this process ends: clean-up no longer stops it. */
+		keep() {
+			children.delete(entry);
+			child.unref();
+		},
+	};
+}
+
+/**
+ * Runs a command to its end; resolves with { code, signal, stdout, stderr }. One still running after `timeoutMs` is
+ * stopped and counts as failed (code 124).
+ */
+async function run(command, args, { timeoutMs = 0, ...options } = {}) {
+	const child = launch(command, args, options);
+	let timedOut = false;
+	const timer = timeoutMs > 0 && setTimeout(() => (timedOut = true) && child.stop(5000), timeoutMs);
+	const { code, signal, error } = await child.exited;
+	clearTimeout(timer);
+	const { stdout, stderr } = child.output();
+	const note = error ? `\n${error.message}` : timedOut ? `\n(stopped after ${timeoutMs / 1000} s)` : '';
+	return { code: timedOut ? 124 : (code ?? 128), signal, stdout, stderr: stderr + note };
 }
 
 /** `run`, but a non-zero exit throws with the end of the output; logs `what` with the time taken. */
 async function mustRun(what, command, args, options = {}) {
 	const since = Date.now();
 	const result = await run(command, args, options);
-	if (result.code !== 0) {
-		const output = `${result.stdout}${result.stderr}`.trim().split('\n').slice(-40).join('\n');
-		throw new Error(`${what} failed (exit ${result.code}${result.signal ? `, ${result.signal}` : ''})\n${output}`);
-	}
+	if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}${result.signal ? `, ${result.signal}` : ''})\n${tail(result.stdout + result.stderr)}`);
 	(options.log ?? console.log)(`${what} (${seconds(since)})`);
 	return result;
 }
 
+/** A port nobody listens on right now; another process may take it first, so callers retry (startOnFreePort). */
+async function freePort() {
+	const server = net.createServer().unref().listen(0, '127.0.0.1');
+	await once(server, 'listening');
+	const { port } = server.address();
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
+
 /**
- * Starts a long-running process writing stdout and stderr into `logFile`, or handing each line of them to
- * `onLine(line)` instead. `stopSignal` (default SIGTERM) is what stop() and the clean-up send first; `stopLast`
- * services (databases) are stopped at clean-up after the others; `uid`/`gid` run it as another user.
- * Returns { pid, running(), exited, stop(graceMs), keep() }; stop() resolves with { code, signal, killed }.
+ * Starts a service (`start(port)` returns it, from launch) on `port` or a free one, and resolves with { port, service }
+ * once `ready(port)`. A port taken meanwhile (the service says so in `consoleFile`) means another try on another port.
  */
-function startService(command, args, { cwd, env, logFile, onLine, stopSignal, stopLast, uid, gid }) {
-	const out = onLine ? 'pipe' : fs.openSync(logFile, 'a');
-	const child = spawn(command, args, { cwd, env, uid, gid, detached: true, stdio: ['ignore', out, out] });
-	if (onLine) {
-		for (const stream of [child.stdout, child.stderr]) {
-			let rest = '';
-			stream.on('data', (chunk) => {
-				const lines = (rest + chunk).split('\n');
-				rest = lines.pop();
-				lines.forEach(onLine);
-			});
-			stream.on('end', () => rest && onLine(rest));
+async function startOnFreePort(name, { start, ready, consoleFile, port: fixed, timeoutMs = 120_000, log = console.log }) {
+	for (let attempt = 1; ; attempt++) {
+		const since = Date.now();
+		const port = fixed ?? (await freePort());
+		const service = await start(port);
+		const up = await waitUntil(async () => !service.running() || (await ready(port)), { timeoutMs });
+		if (up && service.running()) {
+			log(`${name} answers on 127.0.0.1:${port} (${seconds(since)})`);
+			return { port, service };
 		}
-	} else {
-		fs.closeSync(out);
+		await service.stop();
+		const output = tail(fs.existsSync(consoleFile) ? fs.readFileSync(consoleFile, 'utf8') : '');
+		if (attempt < 3 && /EADDRINUSE|in use|could not bind/i.test(output)) continue;
+		throw new Error(`${name} did not start (${seconds(since)})\n${output || '(no output)'}`);
 	}
-	const entry = track(child, { stopSignal, stopLast });
-	const { exited } = entry;
-	return {
-		pid: child.pid,
-		running: () => child.exitCode === null && child.signalCode === null,
-		exited,
-		stop: (graceMs = 30_000) => stopChild(entry, graceMs),
-		/** Leaves it running after this process ends (clean-up no longer stops it). */
-		keep() {
-			for (const entry of running) if (entry.child === child) running.delete(entry);
-			child.unref();
-		},
-	};
 }
 
-/** A port nobody listens on right now (others may take it before us: callers retry on EADDRINUSE). */
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
-
-/** Registers `fn` to run at clean-up (last registered, first run), e.g. closing a browser or the sandbox. */
-function onCleanUp(fn) {
-	cleanUps.push(fn);
-}
+/** Runs `fn` at clean-up (last registered, first run), after every child is stopped. */
+const onCleanUp = (fn) => cleanUps.push(fn);
 
 let cleaning;
 /**
- * Stops every child still running (the services others use last), then runs the clean-ups (children first: a command
- * still running must not see the sandbox go away and report that as its own failure). Safe to call more than once.
+ * Stops every child still running (the ones others use last), then runs the clean-ups: a command still running must
+ * not see the sandbox go away and report that as its own failure. Safe to call more than once.
  */
 function cleanUp() {
+	const stopAll = (last) => Promise.all([...children].filter((entry) => entry.stopLast === last).map((entry) => entry.stop(10_000)));
 	cleaning ??= (async () => {
-		const stopAll = (last) =>
-			Promise.all([...running].filter((entry) => entry.stopLast === last).map((entry) => stopChild(entry, 10_000)));
 		await stopAll(false);
 		await stopAll(true);
 		for (const fn of cleanUps.reverse()) await Promise.resolve().then(fn).catch(() => {});
@@ -165,38 +174,5 @@ function cleanUp() {
 	return cleaning;
 }
 
-let interrupted = false;
-/** Whether the check was interrupted (SIGINT/SIGTERM): what fails afterwards is what the interruption stopped. */
-const wasInterrupted = () => interrupted;
+module.exports = { launch, run, mustRun, waitUntil, startOnFreePort, freePort, onCleanUp, cleanUp, seconds, sleep, tail, attempt, parseJson, withTempDir };
 
-/**
- * Runs a check's main function: clean-up on success, on failure and on SIGINT/SIGTERM, then exits with the code
- * main resolved to (1 when it threw, 130 when interrupted).
- */
-function runCheck(main, { onError = (error) => console.error(error?.stack ?? error) } = {}) {
-	for (const signal of ['SIGINT', 'SIGTERM']) {
-		process.on(signal, async () => {
-			if (interrupted) return;
-			interrupted = true;
-			console.log(`FAIL interrupted by ${signal}: stopping everything started`);
-			await cleanUp();
-			process.exit(130);
-		});
-	}
-	Promise.resolve()
-		.then(main)
-		.then(
-			(code) => code,
-			(error) => {
-				// Once interrupted, what fails is what the interruption stopped.
-				if (!interrupted) onError(error);
-				return 1;
-			},
-		)
-		.then(async (code) => {
-			await cleanUp();
-			if (!interrupted) process.exit(code ?? 0);
-		});
-}
-
-module.exports = { run, mustRun, startService, freePort, onCleanUp, cleanUp, runCheck, wasInterrupted, seconds, sleep };

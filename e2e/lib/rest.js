@@ -1,29 +1,58 @@
 'use strict';
 
-// n8n's REST API as the editor uses it: a session cookie bound to a browser id, owner setup and login, workflows
-// (create, activate, wait for the production webhook), executions with their data, and plain calls for the rest.
+// n8n's REST API as the editor uses it (a session cookie bound to a browser id), and what the checks that drive a
+// running n8n share: publishing a workflow until its production webhook is live, calling webhooks, waiting for the
+// executions a call started and reading a node's items out of them.
 
 const { requireFromN8n } = require('./package');
-const { sleep } = require('./processes');
+const { parseJson, sleep, waitUntil } = require('./processes');
 
 const OWNER = { email: 'owner@example.com', firstName: 'End', lastName: 'Check', password: 'EndCheck1234' };
 const BROWSER_ID = 'payment-gateway-e2e';
 const COOKIE = 'n8n-auth';
 
+/** POSTs JSON, or a string as it is; redirects are not followed, so that a check sees them. */
+async function post(url, body, { contentType = 'application/json', headers = {} } = {}) {
+	const res = await fetch(url, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: { 'content-type': contentType, ...headers },
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+	});
+	const text = await res.text();
+	return { status: res.status, headers: res.headers, text, json: parseJson(text) };
+}
+
+/** Where a workflow's first webhook listens under /webhook/: a Webhook node's path; a trigger's under its webhook id. */
+function webhookPathOf(workflow) {
+	const hook = workflow.nodes.find((node) => node.webhookId);
+	if (!hook) throw new Error(`"${workflow.name}" has no webhook`);
+	if (hook.type === 'n8n-nodes-base.webhook') return hook.parameters.path;
+	return `${hook.webhookId}/${hook.type.endsWith('.chatTrigger') ? 'chat' : 'webhook'}`;
+}
+
+/** A REST answer's `data`; anything other than 2xx throws. */
+function dataOf(method, apiPath, res) {
+	if (res.status < 200 || res.status > 299) throw new Error(`${method} ${apiPath} answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+	return res.body?.data;
+}
+
+/** The JSON of every item a node output in a run (its last run, main output `output`); [] when it did not run. */
+const nodeItems = (runData, node, output = 0) => (runData?.[node]?.at(-1)?.data?.main?.[output] ?? []).map((item) => item.json);
+
 class RestSession {
 	/** @param {string} url  n8n's main address, e.g. http://127.0.0.1:5678 */
-	constructor(url, { browserId = BROWSER_ID } = {}) {
+	constructor(url) {
 		this.url = url;
-		this.browserId = browserId;
-		this.token = undefined;
+		this.browserId = BROWSER_ID;
 	}
 
-	/** The session cookie, for a browser that should share this session ({ name, value, url }). */
+	/** The session cookie, for a browser that should share this session. */
 	get cookie() {
 		return this.token && { name: COOKIE, value: this.token, url: this.url };
 	}
 
-	/** One call; resolves with { status, body (parsed JSON or undefined), text } whatever the status. */
+	/** One call; resolves with { status, body (parsed JSON), text } whatever the status. */
 	async call(method, apiPath, data) {
 		const res = await fetch(`${this.url}${apiPath}`, {
 			method,
@@ -36,46 +65,29 @@ class RestSession {
 		});
 		// n8n renews the cookie now and then: keep the latest.
 		for (const header of res.headers.getSetCookie()) {
-			const [pair] = header.split(';');
-			const [name, value] = pair.split('=');
+			const [name, value] = header.split(';')[0].split('=');
 			if (name.trim() === COOKIE && value) this.token = value;
 		}
 		const text = await res.text();
-		let body;
-		try {
-			body = JSON.parse(text);
-		} catch {
-			body = undefined;
-		}
-		return { status: res.status, body, text };
+		return { status: res.status, body: parseJson(text), text };
 	}
 
 	/** `call`, but anything other than 2xx throws; resolves with the answer's `data`. */
 	async data(method, apiPath, body) {
-		const res = await this.call(method, apiPath, body);
-		if (res.status < 200 || res.status > 299) {
-			throw new Error(`${method} ${apiPath} answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
-		}
-		return res.body?.data;
+		return dataOf(method, apiPath, await this.call(method, apiPath, body));
 	}
 
-	/** POST /rest/owner/setup (its answer carries the session cookie); n8n may still be starting: retried 30 s. */
+	/** POST /rest/owner/setup (its answer carries the session cookie), retried while n8n is still starting. */
 	async setupOwner(owner = OWNER) {
-		const deadline = Date.now() + 30_000;
-		for (;;) {
-			const res = await this.call('POST', '/rest/owner/setup', owner);
-			const starting = res.status === 404 || res.status >= 500 || res.text.includes('starting up');
-			if (!starting || Date.now() > deadline) {
-				if (res.status !== 200 || !res.text.includes(owner.email) || !this.token) {
-					throw new Error(`owner setup answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
-				}
-				return res.body.data;
-			}
-			await sleep(500);
-		}
+		let res;
+		await waitUntil(async () => {
+			res = await this.call('POST', '/rest/owner/setup', owner);
+			return !(res.status === 404 || res.status >= 500 || res.text.includes('starting up'));
+		}, { timeoutMs: 30_000, intervalMs: 500 });
+		if (res.status !== 200 || !res.text.includes(owner.email) || !this.token) throw new Error(`owner setup answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+		return res.body.data;
 	}
 
-	/** POST /rest/login. */
 	async login(owner = OWNER) {
 		this.token = undefined;
 		const user = await this.data('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
@@ -83,12 +95,8 @@ class RestSession {
 		return user;
 	}
 
-	/**
-	 * POST /rest/workflows; resolves with the stored workflow (n8n gives it its own id). `active: false` as the editor
-	 * of n8n 1.x sends it (its database requires the column; 2.x publishes instead and ignores it).
-	 */
-	createWorkflow(workflow) {
-		const { name, nodes, connections, settings = {}, pinData = {} } = workflow;
+	/** The stored workflow, under n8n's own id; `active: false` because n8n 1.x's database requires it (2.x ignores it). */
+	createWorkflow({ name, nodes, connections, settings = {}, pinData = {} }) {
 		return this.data('POST', '/rest/workflows', { name, nodes, connections, settings, pinData, active: false });
 	}
 
@@ -100,62 +108,76 @@ class RestSession {
 	 */
 	async activateWorkflow(id) {
 		const workflow = await this.data('GET', `/rest/workflows/${id}`);
-		const published = await this.call('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.versionId });
-		if (published.status !== 404 || !/Version not found/.test(published.text)) {
-			if (published.status < 200 || published.status > 299) {
-				throw new Error(`POST /rest/workflows/${id}/activate answered HTTP ${published.status}: ${published.text.slice(0, 300)}`);
-			}
-			return published.body?.data;
-		}
+		const activate = `/rest/workflows/${id}/activate`;
+		const published = await this.call('POST', activate, { versionId: workflow.versionId });
+		if (published.status !== 404 || !/Version not found/.test(published.text)) return dataOf('POST', activate, published);
 		const [first, ...rest] = workflow.nodes;
 		const moved = { ...first, position: [first.position[0] + 1, first.position[1]] };
 		const saved = await this.data('PATCH', `/rest/workflows/${id}`, { versionId: workflow.versionId, nodes: [moved, ...rest] });
-		return this.data('POST', `/rest/workflows/${id}/activate`, { versionId: saved.versionId });
+		return this.data('POST', activate, { versionId: saved.versionId });
 	}
 
 	/**
-	 * Waits until a production webhook is registered, with a CORS pre-flight: n8n looks the webhook up only for an
-	 * OPTIONS request that carries an Origin (204 with the webhook's methods once registered, 404 before); without
-	 * one it answers 204 at once. A GET cannot tell: it answers 404 for a POST-only webhook either way.
+	 * Waits until a production webhook is registered. Only a CORS pre-flight tells: n8n looks the webhook up for an
+	 * OPTIONS with an Origin (204 with its methods once registered, 404 before); a GET answers 404 for a POST webhook.
 	 */
 	async waitForWebhook(webhookUrl, { method = 'POST', timeoutMs = 30_000 } = {}) {
-		const deadline = Date.now() + timeoutMs;
 		let answer;
-		while (Date.now() < deadline) {
-			const res = await fetch(webhookUrl, {
-				method: 'OPTIONS',
-				headers: { origin: this.url, 'access-control-request-method': method },
-			});
+		const live = await waitUntil(async () => {
+			const res = await fetch(webhookUrl, { method: 'OPTIONS', headers: { origin: this.url, 'access-control-request-method': method } });
 			const allowed = res.headers.get('access-control-allow-methods') ?? '';
 			answer = `${res.status}, methods "${allowed}"`;
-			if (res.status === 204 && allowed.split(/,\s*/).includes(method)) return;
-			await sleep(250);
-		}
-		throw new Error(`the production webhook ${webhookUrl} is not live after ${timeoutMs / 1000} s (OPTIONS: ${answer})`);
+			return res.status === 204 && allowed.split(/,\s*/).includes(method);
+		}, { timeoutMs });
+		if (!live) throw new Error(`the production webhook ${webhookUrl} is not live after ${timeoutMs / 1000} s (OPTIONS: ${answer})`);
 	}
 
-	/** GET /rest/executions (newest first; n8n accepts a limit of 1 to 100). */
+	/** Activates a stored workflow; resolves once its production webhook answers, with { id, url, stored }. */
+	async publish(id, workflow, server) {
+		await this.activateWorkflow(id);
+		const url = server.webhookUrl(webhookPathOf(workflow));
+		await this.waitForWebhook(url);
+		return { id, url, stored: { ...workflow, id } };
+	}
+
+	/** Creates the workflow, then publishes it. */
+	async deploy(workflow, server) {
+		return this.publish((await this.createWorkflow(workflow)).id, workflow, server);
+	}
+
+	/** GET /rest/executions, newest first (n8n accepts a limit of 1 to 100). */
 	async executions({ workflowId, limit = 100 } = {}) {
 		const filter = workflowId ? `&filter=${encodeURIComponent(JSON.stringify({ workflowId }))}` : '';
-		const { results } = await this.data('GET', `/rest/executions?limit=${limit}${filter}`);
-		return results;
+		return (await this.data('GET', `/rest/executions?limit=${limit}${filter}`)).results;
 	}
 
-	/** GET /rest/executions/<id>, its `data` parsed: `execution.data.resultData.runData` holds every node's output. */
+	/** GET /rest/executions/<id>, its data parsed (n8n answers it in the `flatted` format). */
 	async execution(id) {
 		const execution = await this.data('GET', `/rest/executions/${id}`);
 		return { ...execution, data: typeof execution.data === 'string' ? requireFromN8n('flatted').parse(execution.data) : execution.data };
 	}
 
-	/** Waits until `count` executions of the workflow have finished (a webhook answers before n8n stores it). */
-	async finishedExecutions(workflowId, count, timeoutMs = 30_000) {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const done = (await this.executions({ workflowId })).filter((execution) => execution.stoppedAt);
-			if (done.length >= count || Date.now() > deadline) return done;
-			await sleep(250);
-		}
+	async runData(id) {
+		return (await this.execution(id)).data?.resultData?.runData ?? {};
+	}
+
+	/** The workflow's finished executions but `seen` (ids), once there are `count`: a webhook answers before n8n stores it. */
+	async finishedExecutions(workflowId, count, { timeoutMs = 30_000, seen = new Set() } = {}) {
+		let done = [];
+		await waitUntil(async () => {
+			done = (await this.executions({ workflowId })).filter((execution) => execution.stoppedAt && !seen.has(execution.id));
+			return done.length >= count;
+		}, { timeoutMs });
+		return done;
+	}
+
+	/** `finishedExecutions`, then `quietMs` more in which no other may come: "exactly one" gives a second time to show up. */
+	async settledExecutions(workflowId, count, { quietMs = 1500, ...options } = {}) {
+		const finished = await this.finishedExecutions(workflowId, count, options);
+		if (finished.length < count) return finished;
+		await sleep(quietMs);
+		return this.finishedExecutions(workflowId, 0, { ...options, timeoutMs: 0 });
 	}
 }
 
-module.exports = { RestSession, OWNER, BROWSER_ID };
+module.exports = { RestSession, OWNER, post, webhookPathOf, nodeItems };

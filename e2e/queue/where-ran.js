@@ -7,31 +7,15 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+const { parseJson } = require('../lib/processes');
+
 const ENQUEUED = /^Enqueued execution (\d+) \(job (\S+)\)/;
 const STARTED = /^Worker started execution (\d+) \(job (\S+)\)/;
 
-/** The messages of one n8n log file (JSON lines, N8N_LOG_FORMAT=json). */
-function messages(file) {
-	if (!fs.existsSync(file)) return [];
-	return fs
-		.readFileSync(file, 'utf8')
-		.split('\n')
-		.map((line) => {
-			try {
-				return JSON.parse(line).message;
-			} catch {
-				return undefined;
-			}
-		})
-		.filter((message) => typeof message === 'string');
-}
-
-/** [{ executionId, job }] of the lines matching `pattern` in `file`. */
+/** [{ executionId, job }] of the messages matching `pattern` in one n8n log file (JSON lines, N8N_LOG_FORMAT=json). */
 function logged(file, pattern) {
-	return messages(file)
-		.map((message) => pattern.exec(message))
-		.filter(Boolean)
-		.map(([, executionId, job]) => ({ executionId, job }));
+	const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n') : [];
+	return lines.map((line) => pattern.exec(String(parseJson(line)?.message ?? ''))).filter(Boolean).map(([, executionId, job]) => ({ executionId, job }));
 }
 
 /**
