@@ -95,7 +95,8 @@ async function overhead(sandbox, variants, orderIds) {
 		items: orderIds.length,
 		concurrency: OVERHEAD_CONCURRENCY,
 		rounds: ROUNDS,
-		method: 'rounds of node, floor, plain keep-alive, plain new-connection; the order rotates each round; medians compared',
+		method:
+			'rounds of node, floor, floor+stream, floor+authenticated, plain keep-alive, plain new-connection; the order rotates each round; medians compared',
 		...result,
 		ratioNodeToFloor: node / result.floor.medianMsPerItem,
 		cpuRatioNodeToFloor: result.node.medianCpuMsPerItem / result.floor.medianCpuMsPerItem,
@@ -244,6 +245,7 @@ async function main() {
 			await node.run(orderIds.slice(0, 200), concurrency);
 			await floor.run(orderIds.slice(0, 200), concurrency);
 		}
+		for (const step of ['stream', 'authenticated']) await floorStatusOfAll(sandbox, plain.headers, orderIds.slice(0, 200), 1, step);
 		await plain.statusOfAll(orderIds.slice(0, 200), 10);
 		await plainNewConnection.statusOfAll(orderIds.slice(0, 200), 1);
 		await sandbox.takeLog();
@@ -258,6 +260,10 @@ async function main() {
 		results.overhead = await overhead(sandbox, [
 			node,
 			floor,
+			...['stream', 'authenticated'].map((step) => ({
+				key: `floor+${step}`,
+				run: (ids, concurrency) => floorStatusOfAll(sandbox, plain.headers, ids, concurrency, step),
+			})),
 			plainKeepAlive,
 			{ key: 'plainNewConnection', run: (ids, concurrency) => plainNewConnection.statusOfAll(ids, concurrency) },
 		], orderIds);

@@ -135,4 +135,4 @@ async function cleanUpCards(sandbox, customerIds, concurrency) {
 	return { listed: cards.length, deleted: deleted.length, listMs, deleteMs };
 }
 
-module.exports = { runNode, statusOfAll, paidOrders, storeCards, cleanUpCards };
+module.exports = { PaymentGatewayApi, runNode, statusOfAll, paidOrders, storeCards, cleanUpCards };

@@ -22,8 +22,18 @@ function printOverhead(overhead) {
 		console.log(`  ${label.padEnd(52)} ${ms(medianMsPerItem, 3)} [${ms(minMsPerItem, 3)}-${ms(maxMsPerItem, 3)}]`);
 	row("node in n8n's engine", overhead.node);
 	if (overhead.floor) row("floor: a minimal node through n8n's HTTP helper", overhead.floor);
+	if (overhead['floor+stream']) row('  + answer read as a stream, as the node does', overhead['floor+stream']);
+	if (overhead['floor+authenticated']) row('  + sent through the credential, which signs', overhead['floor+authenticated']);
 	row('plain signed axios, keep-alive', overhead.plainKeepAlive);
 	row('plain signed axios, a new connection per request', overhead.plainNewConnection);
+	if (overhead['floor+authenticated']) {
+		const cpu = (key) => overhead[key].medianCpuMsPerItem;
+		const share = (from, to) => `${((100 * (cpu(to) - cpu(from))) / cpu('floor')).toFixed(0)} %`;
+		console.log(
+			`  CPU above the floor: stream ${share('floor', 'floor+stream')}, credential ${share('floor+stream', 'floor+authenticated')},` +
+				` the node's own ${share('floor+authenticated', 'node')} (of the floor's CPU time)`,
+		);
+	}
 	if (overhead.floor) {
 		console.log(
 			`  node / floor ${overhead.ratioNodeToFloor.toFixed(2)}x wall time, ${overhead.cpuRatioNodeToFloor.toFixed(2)}x CPU time` +
