@@ -2,7 +2,8 @@
 
 // One memory measurement in a process of its own, so that peaks of different sizes are comparable: the parent sends
 // the credential, the order ids and the concurrency; this process runs Status → Get by Order ID (or, for `floor`,
-// the floor's same read) over all of them once and answers with its baseline, its peaks during the run and the heap still held by the output afterwards.
+// the floor's same read) over all of them once and answers with its baseline, its peaks during the run and the heap
+// still held by the output afterwards.
 // With `gcEveryMs` it forces a full collection before each sample instead: the peak is then what is really alive
 // during the run, not garbage V8 has not collected yet (and the RSS peak means little).
 

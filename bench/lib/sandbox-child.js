@@ -18,7 +18,7 @@ function inFlight(requests) {
 	let open = 0;
 	let maxInFlight = 0;
 	for (const [, change] of events) maxInFlight = Math.max(maxInFlight, (open += change));
-	const spanMs = requests.length ? Math.max(...events.map(([at]) => at)) - events[0][0] : 0;
+	const spanMs = requests.length ? events[events.length - 1][0] - events[0][0] : 0;
 	return { maxInFlight, spanMs };
 }
 

@@ -118,6 +118,20 @@ describe('running untuned (no options set)', () => {
 	}, 30_000);
 
 	it.each([
+		{ typeVersion: 1, what: 'fails at a 503 of the payment read, no refund sent', statuses: [503] },
+		{ typeVersion: 1.1, what: 'reads the payment again after a 503, then refunds once', statuses: [503, 200, 200] },
+	])('typeVersion $typeVersion: a refund of The Whole Payment $what', async ({ typeVersion, statuses }) => {
+		const payment = await settledPayment(sandbox, 'success');
+		sandbox.injectFault({ match: `/transaction/status/${payment.paymentId}`, status: 503, count: 1, retryAfter: 0 });
+		sandbox.clearLog();
+		const parameters = { resource: 'transaction', operation: 'refund', paymentId: payment.paymentId, refundType: 'full' };
+		const result = await runNode(sandbox, parameters, [{}], { typeVersion });
+		expect(sandbox.requests.map((request) => request.status)).toEqual(statuses);
+		expect(sandbox.requests.filter((request) => request.apiPath === '/transaction/refund')).toHaveLength(typeVersion === 1 ? 0 : 1);
+		expect(result.error === undefined).toBe(typeVersion !== 1);
+	});
+
+	it.each([
 		[1, 'Amount (amount) must be a number greater than 0 [item 0]'],
 		[1.1, 'Amount (amount) is required [item 0]'],
 	])('typeVersion %s: a refund with no Amount entered is refused, nothing sent: "%s"', async (typeVersion, message) => {

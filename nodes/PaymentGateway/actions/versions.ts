@@ -12,18 +12,9 @@ export function versioned(v1: INodeProperties, later: INodeProperties): INodePro
 	return [withShow(v1, { '@version': [1] }), withShow(later, { '@version': [{ _cnd: { gte: 1.1 } }] })];
 }
 
-function withShow(
-	property: INodeProperties,
-	show: NonNullable<INodeProperties['displayOptions']>['show'],
-): INodeProperties {
+function withShow(property: INodeProperties, show: NonNullable<INodeProperties['displayOptions']>['show']): INodeProperties {
 	const displayOptions = property.displayOptions ?? {};
-	return {
-		...property,
-		displayOptions: {
-			...displayOptions,
-			show: { ...displayOptions.show, ...show },
-		},
-	};
+	return { ...property, displayOptions: { ...displayOptions, show: { ...displayOptions.show, ...show } } };
 }
 
 /**
@@ -32,10 +23,7 @@ function withShow(
  * flight instead of 10 hours at 1, and a rate limit (429) is waited out, as its Retry-After asks, instead of failing
  * the item. Bounded all the same: n8n's HTTP Request node sends every item at once by default.
  */
-export function repeatableDefaults(version: number): {
-	concurrency: number;
-	maxRetries: number;
-} {
+export function repeatableDefaults(version: number): { concurrency: number; maxRetries: number } {
 	return version >= 1.1 ? { concurrency: 50, maxRetries: 3 } : { concurrency: 1, maxRetries: 0 };
 }
 
