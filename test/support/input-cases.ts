@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
+import { helperTimeoutMs } from '../../nodes/PaymentGateway/transport/deadline';
 import type { SentRequest } from './execute-host';
 import { HOST_CREDENTIALS } from './execute-host';
 import { futureYear } from './fixtures';
@@ -189,12 +190,13 @@ function optionCases(operation: string, read: boolean): FieldCase[] {
 			fc.constantFrom(MAX_TIMER_MS, MAX_TIMER_MS + 1, 2 ** 32 - 1, 2 ** 32, 1e10, Infinity, 0, -1, -0, Number.NaN, 1000.5, '5000', '', undefined),
 			notText,
 		),
-		// Whole milliseconds that Node's timers can hold; anything else refused, naming the option.
+		// Whole milliseconds that Node's timers can hold; anything else refused, naming the option. n8n's helper gets
+		// a slightly later time-out, a backstop to the node's own deadline.
 		(value) =>
 			value === undefined
-				? { sent: 60_000 }
+				? { sent: helperTimeoutMs(60_000) }
 				: typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_TIMER_MS
-					? { sent: value }
+					? { sent: helperTimeoutMs(value) }
 					: rules.refused('Timeout (options.timeout)'),
 		(request) => request.timeout,
 	);

@@ -1,4 +1,5 @@
 import { parseJson, textNestsDeeperThan } from '../helpers/json';
+import type { Deadline } from './deadline';
 
 /** Gateway answers are a few kilobytes; anything far larger is not one, and must not fill memory. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -8,7 +9,7 @@ const MAX_ANSWER_DEPTH = 64;
 /** An answer arrived but cannot be one of the gateway's: too large, too deeply nested. */
 export class UnreadableAnswer extends Error {}
 
-class Deadline extends Error {
+class TimedOut extends Error {
 	code = 'ETIMEDOUT';
 }
 
@@ -27,14 +28,12 @@ function isStream(value: unknown): value is BodyStream {
 }
 
 /** Reads an answer's body as text, stopping at the deadline and at MAX_ANSWER_BYTES. */
-export async function readAnswer(body: unknown, deadline: AbortSignal): Promise<string> {
+export async function readAnswer(body: unknown, deadline: Deadline): Promise<string> {
 	if (!isStream(body)) {
 		if (typeof body === 'string') return body;
 		return Buffer.isBuffer(body) ? body.toString('utf8') : body === undefined || body === null ? '' : JSON.stringify(body);
 	}
-	const stop = () => body.destroy(new Deadline('the answer did not arrive within the time-out'));
-	if (deadline.aborted) stop();
-	else deadline.addEventListener('abort', stop, { once: true });
+	const stopWatching = deadline.watch(() => body.destroy(new TimedOut('the answer did not arrive within the time-out')));
 	const chunks: Buffer[] = [];
 	let size = 0;
 	try {
@@ -48,7 +47,7 @@ export async function readAnswer(body: unknown, deadline: AbortSignal): Promise<
 			chunks.push(bytes);
 		}
 	} finally {
-		deadline.removeEventListener('abort', stop);
+		stopWatching();
 	}
 	return Buffer.concat(chunks, size).toString('utf8');
 }

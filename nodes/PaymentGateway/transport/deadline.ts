@@ -1,31 +1,94 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
+import { MAX_TIMER_MS } from '../validation/input';
 import { NoAnswer } from './network';
 
 /** The provider's test environment was seen taking 30-40 s to create a checkout or check a status. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** Shared deadlines are at most this much late. */
+const MAX_SLACK_MS = 1000;
+
+function slackOf(timeoutMs: number): number {
+	const slack = Math.min(MAX_SLACK_MS, Math.floor(timeoutMs / 50));
+	return timeoutMs + slack <= MAX_TIMER_MS ? slack : 0;
+}
+
+/**
+ * The time-out handed to n8n's helper as well, a backstop only: it must fire after the deadline, which ends the
+ * attempt and reports it as a time-out (the helper's own time-out surfaces as a closed connection).
+ */
+export const helperTimeoutMs = (timeoutMs: number) => Math.min(timeoutMs + slackOf(timeoutMs) + 100, MAX_TIMER_MS);
+
+/** When an attempt gives up. */
+export interface Deadline {
+	readonly passed: boolean;
+	/** Runs `onPassed` when the deadline passes, at once if it has; the function returned stops watching. */
+	watch(onPassed: () => void): () => void;
+}
+
+class SharedDeadline implements Deadline {
+	passed = false;
+	private readonly watchers = new Set<() => void>();
+	// Held here: a timeout signal nobody references can be collected before it fires.
+	private readonly signal: AbortSignal;
+
+	constructor(ms: number) {
+		this.signal = AbortSignal.timeout(ms);
+		this.signal.addEventListener('abort', () => this.pass(), { once: true });
+	}
+
+	private pass() {
+		this.passed = true;
+		for (const onPassed of this.watchers) onPassed();
+		this.watchers.clear();
+	}
+
+	watch(onPassed: () => void): () => void {
+		if (this.passed) {
+			onPassed();
+			return () => undefined;
+		}
+		this.watchers.add(onPassed);
+		return () => this.watchers.delete(onPassed);
+	}
+}
+
+/**
+ * Deadlines for one execution. A timer per request was the largest part of the transport's own CPU time, so attempts
+ * that start within a small slack of each other share one: each still gets its whole time-out, and at most a
+ * fiftieth of it (1 s at most) more.
+ */
+export function deadlineClock(): (timeoutMs: number) => Deadline {
+	const current = new Map<number, { deadline: Deadline; startedAt: number }>();
+	return (timeoutMs) => {
+		const slack = slackOf(timeoutMs);
+		const now = Date.now();
+		const known = current.get(timeoutMs);
+		// Strictly within the slack: the shared timer then still fires no earlier than this attempt's whole time-out.
+		if (known && now - known.startedAt < slack) return known.deadline;
+		const deadline = new SharedDeadline(timeoutMs + slack);
+		current.set(timeoutMs, { deadline, startedAt: now });
+		return deadline;
+	};
+}
+
 /** Settles with the work or with a time-out at the deadline; a response that arrives too late is closed. */
-export function beforeDeadline(
-	work: Promise<IN8nHttpFullResponse>,
-	deadline: AbortSignal,
-): Promise<IN8nHttpFullResponse> {
+export function beforeDeadline(work: Promise<IN8nHttpFullResponse>, deadline: Deadline): Promise<IN8nHttpFullResponse> {
 	return new Promise((resolve, reject) => {
 		let settled = false;
-		const onDeadline = () => {
+		const stopWatching = deadline.watch(() => {
 			settled = true;
 			reject(new NoAnswer('ETIMEDOUT', true));
-		};
-		if (deadline.aborted) onDeadline();
-		else deadline.addEventListener('abort', onDeadline, { once: true });
+		});
 		work.then(
 			(response) => {
-				deadline.removeEventListener('abort', onDeadline);
+				stopWatching();
 				if (!settled) resolve(response);
 				else (response.body as { destroy?: () => void } | undefined)?.destroy?.();
 			},
 			(error: unknown) => {
-				deadline.removeEventListener('abort', onDeadline);
+				stopWatching();
 				if (!settled) reject(error);
 			},
 		);

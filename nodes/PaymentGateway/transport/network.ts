@@ -28,7 +28,7 @@ const NETWORK_PHRASES: Record<string, string> = {
 const NETWORK_CODES = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|socket hang up|aborted|timeout/i;
 
 /** Only the code of a failed request goes on: the error itself can hold the signed request and its headers. */
-export function noAnswerOf(error: unknown, deadline: AbortSignal): NoAnswer {
+export function noAnswerOf(error: unknown, deadline: { readonly passed: boolean }): NoAnswer {
 	if (error instanceof NoAnswer) return error;
 	const seen = new Set<unknown>();
 	let current: unknown = error;
@@ -44,7 +44,7 @@ export function noAnswerOf(error: unknown, deadline: AbortSignal): NoAnswer {
 		}
 		current = candidate.cause;
 	}
-	return new NoAnswer(deadline.aborted ? 'ETIMEDOUT' : 'EREQUEST', deadline.aborted);
+	return new NoAnswer(deadline.passed ? 'ETIMEDOUT' : 'EREQUEST', deadline.passed);
 }
 
 /** No answer came: the network's code, and for a write the advice to check before sending it again. */

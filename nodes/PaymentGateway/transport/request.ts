@@ -5,7 +5,8 @@ import { isPlainObject } from '../helpers/json';
 import { parseAnswer, readAnswer, UnreadableAnswer } from './answer';
 import type { GatewayCredential } from './credential';
 import { CREDENTIAL_NAME, readCredential } from './credential';
-import { beforeDeadline, DEFAULT_TIMEOUT_MS } from './deadline';
+import type { Deadline } from './deadline';
+import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
 import { noAnswerError, noAnswerOf } from './network';
 import { dataOfAnswer, unreadableAnswerError } from './result';
 import { asksForRetry, retriesAllowed, retryDelayMs } from './retry';
@@ -33,7 +34,7 @@ function requestOptions(credential: GatewayCredential, call: GatewayCall, settin
 		baseURL: credential.bases()[call.family],
 		url: call.path,
 		headers: { Accept: 'application/json', ...credential.headers, ...(settings.headers ?? {}) },
-		timeout,
+		timeout: helperTimeoutMs(timeout),
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		encoding: 'stream',
@@ -57,8 +58,9 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 	// getNode() copies the node on every call: once per execution is enough.
 	const node = host.getNode();
 	const credential = await readCredential(host, node);
+	const deadlineIn = deadlineClock();
 
-	async function attempt(options: IHttpRequestOptions, deadline: AbortSignal) {
+	async function attempt(options: IHttpRequestOptions, deadline: Deadline) {
 		const response = await beforeDeadline(
 			host.helpers.httpRequestWithAuthentication.call(
 				host,
@@ -81,7 +83,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 		let uncertain = false;
 		for (let attemptIndex = 0; ; attemptIndex++) {
 			const canRetry = attemptIndex < maxRetries;
-			const deadline = AbortSignal.timeout(timeout);
+			const deadline = deadlineIn(timeout);
 			let response: IN8nHttpFullResponse;
 			let raw: string;
 			try {

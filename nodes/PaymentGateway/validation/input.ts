@@ -66,11 +66,14 @@ export function validateCurrency(field: string, value: unknown): string {
 	return code.toUpperCase();
 }
 
+/** The longest time Node's timers hold: a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** Node's timers take whole milliseconds up to 2^31-1; anything else would end a request at once or not at all. */
 export function validateTimeout(field: string, value: unknown): number | undefined {
 	if (value === undefined) return undefined;
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2_147_483_647) {
-		throw new InvalidInput(field, 'must be a whole number of milliseconds from 1 to 2147483647');
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
+		throw new InvalidInput(field, `must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`);
 	}
 	return value;
 }
