@@ -183,8 +183,9 @@ async function untuned(sandbox, statusHeaders, orderIds) {
 }
 
 /**
- * Each size three times, each time in a fresh process: the node left alone (peaks), the node with full collections
- * (live heap), and the floor left alone (its peaks, to compare with the node's).
+ * Each size four times, each time in a fresh process: the node left alone (peaks), the node with full collections
+ * (live heap), the floor left alone (its peaks, to compare with the node's) and the floor with the answer read as a
+ * stream and sent through the credential.
  */
 async function memory(sandbox, orderIds, floorHeaders) {
 	const runs = [];
@@ -193,12 +194,16 @@ async function memory(sandbox, orderIds, floorHeaders) {
 		const run = await measureMemory(sandbox, ids, MEMORY_CONCURRENCY);
 		const live = await measureMemory(sandbox, ids, MEMORY_CONCURRENCY, { gcEveryMs: MEMORY_GC_EVERY_MS });
 		const floor = await measureMemory(sandbox, ids, MEMORY_CONCURRENCY, { floor: { headers: floorHeaders } });
-		await expectLog(sandbox, 3 * (items + 20), `memory runs of ${items} items`);
+		// The floor with the stream read and the credential: what any node that bounds its answers pays.
+		const floorSteps = await measureMemory(sandbox, ids, MEMORY_CONCURRENCY, { floor: { headers: floorHeaders, step: 'authenticated' } });
+		await expectLog(sandbox, 4 * (items + 20), `memory runs of ${items} items`);
 		runs.push({
 			...run,
 			liveHeapPeak: live.peak.heapUsed,
 			floor: { peak: floor.peak, maxRss: floor.maxRss, baseline: floor.baseline },
+			floorAuthenticated: { peak: floorSteps.peak, maxRss: floorSteps.maxRss, baseline: floorSteps.baseline },
 			peakRssNodeToFloor: run.peak.rss / floor.peak.rss,
+			peakRssFloorAuthenticatedToFloor: floorSteps.peak.rss / floor.peak.rss,
 		});
 		progress(`  memory runs of ${items} items done`);
 	}

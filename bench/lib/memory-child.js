@@ -2,8 +2,8 @@
 
 // One memory measurement in a process of its own, so that peaks of different sizes are comparable: the parent sends
 // the credential, the order ids and the concurrency; this process runs Status → Get by Order ID (or, for `floor`,
-// the floor's same read) over all of them once and answers with its baseline, its peaks during the run and the heap
-// still held by the output afterwards.
+// the floor's same read, with `floor.step` one of its steps in floor-node.js) over all of them once and answers with
+// its baseline, its peaks during the run and the heap still held by the output afterwards.
 // With `gcEveryMs` it forces a full collection before each sample instead: the peak is then what is really alive
 // during the run, not garbage V8 has not collected yet (and the RSS peak means little).
 
@@ -15,7 +15,7 @@ const SAMPLE_EVERY_MS = 2;
 process.once('message', async ({ credentials, checkoutBaseUrl, orderIds, concurrency, gcEveryMs, floor }) => {
 	const sandbox = { credentials, checkoutBaseUrl };
 	const run = (ids) =>
-		floor ? floorStatusOfAll(sandbox, floor.headers, ids, concurrency) : statusOfAll(sandbox, ids, concurrency);
+		floor ? floorStatusOfAll(sandbox, floor.headers, ids, concurrency, floor.step) : statusOfAll(sandbox, ids, concurrency);
 	// Warm-up: modules loaded and code compiled before the baseline.
 	await run(orderIds.slice(0, 20));
 	global.gc();

@@ -101,6 +101,12 @@ function printMemory(memory) {
 					` node / floor peak RSS ${run.peakRssNodeToFloor.toFixed(2)}x`,
 			);
 		}
+		if (run.floorAuthenticated) {
+			console.log(
+				`  ${pad(run.items, 8)} floor + stream + credential: peak RSS ${mib(run.floorAuthenticated.peak.rss)};` +
+					` / floor ${run.peakRssFloorAuthenticatedToFloor.toFixed(2)}x`,
+			);
+		}
 		console.log(
 			`  ${pad(run.items, 8)} ${pad(mib(run.baseline.rss), 13)} ${pad(mib(run.peak.rss), 9)} ${pad(mib(run.maxRss), 17)}` +
 				` ${pad(mib(run.baseline.heapUsed), 14)} ${pad(mib(run.peak.heapUsed), 10)} ${pad(mib(run.liveHeapPeak), 15)}` +
