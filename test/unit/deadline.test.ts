@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 
 import { deadlineClock } from '../../nodes/PaymentGateway/transport/deadline';
 
@@ -47,5 +49,37 @@ describe('deadlineClock', () => {
 		const late = jest.fn();
 		deadline.watch(late);
 		expect(late).toHaveBeenCalledTimes(1);
+	});
+
+	it('is not fooled by the wall clock going back: a later attempt still gets a deadline of its own', async () => {
+		const deadlineIn = deadlineClock();
+		const first = deadlineIn(5000);
+		await sleep(150);
+		const now = Date.now();
+		const clockSetBack = jest.spyOn(Date, 'now').mockReturnValue(now - 60_000);
+		try {
+			expect(deadlineIn(5000)).not.toBe(first);
+		} finally {
+			clockSetBack.mockRestore();
+		}
+	});
+
+	it('keeps nothing in memory once its attempts are over, though its time-out has long to run', async () => {
+		v8.setFlagsFromString('--expose_gc');
+		const gc = vm.runInNewContext('gc') as () => void;
+		const deadlines = (() => {
+			const deadlineIn = deadlineClock();
+			return Array.from({ length: 20 }, (_, index) => {
+				// A time-out of its own for each: each gets its own timer, watched and let go as an attempt does.
+				const deadline = deadlineIn(3_600_000 + index);
+				deadline.watch(() => undefined)();
+				return new WeakRef(deadline);
+			});
+		})();
+		for (let round = 0; round < 5 && deadlines.some((ref) => ref.deref()); round++) {
+			await sleep(20);
+			gc();
+		}
+		expect(deadlines.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
 	});
 });

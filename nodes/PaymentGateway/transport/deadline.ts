@@ -28,20 +28,29 @@ export interface Deadline {
 }
 
 class SharedDeadline implements Deadline {
-	passed = false;
 	private readonly watchers = new Set<() => void>();
 	// Held here: a timeout signal nobody references can be collected before it fires.
 	private readonly signal: AbortSignal;
+	private readonly onAbort = () => this.pass();
 
 	constructor(ms: number) {
 		this.signal = AbortSignal.timeout(ms);
-		this.signal.addEventListener('abort', () => this.pass(), { once: true });
+	}
+
+	get passed(): boolean {
+		return this.signal.aborted;
 	}
 
 	private pass() {
-		this.passed = true;
-		for (const onPassed of this.watchers) onPassed();
+		const watchers = [...this.watchers];
 		this.watchers.clear();
+		for (const onPassed of watchers) {
+			try {
+				onPassed();
+			} catch {
+				// One attempt's failing clean-up must not keep the others sharing this deadline from ending.
+			}
+		}
 	}
 
 	watch(onPassed: () => void): () => void {
@@ -49,8 +58,15 @@ class SharedDeadline implements Deadline {
 			onPassed();
 			return () => undefined;
 		}
+		// Listened to only while someone watches: Node keeps a timeout signal with a listener alive until it fires,
+		// and a finished execution's deadlines must not stay in memory for the rest of their time-out.
+		if (this.watchers.size === 0) this.signal.addEventListener('abort', this.onAbort, { once: true });
 		this.watchers.add(onPassed);
-		return () => this.watchers.delete(onPassed);
+		return () => {
+			if (this.watchers.delete(onPassed) && this.watchers.size === 0) {
+				this.signal.removeEventListener('abort', this.onAbort);
+			}
+		};
 	}
 }
 
@@ -63,10 +79,11 @@ export function deadlineClock(): (timeoutMs: number) => Deadline {
 	const current = new Map<number, { deadline: Deadline; startedAt: number }>();
 	return (timeoutMs) => {
 		const slack = slackOf(timeoutMs);
-		const now = Date.now();
+		// The monotonic clock, as timers use: a wall clock set back would hand later attempts an earlier deadline.
+		const now = performance.now();
 		const known = current.get(timeoutMs);
 		// Strictly within the slack: the shared timer then still fires no earlier than this attempt's whole time-out.
-		if (known && now - known.startedAt < slack) return known.deadline;
+		if (known && !known.deadline.passed && now - known.startedAt < slack) return known.deadline;
 		const deadline = new SharedDeadline(timeoutMs + slack);
 		current.set(timeoutMs, { deadline, startedAt: now });
 		return deadline;
