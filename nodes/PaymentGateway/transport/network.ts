@@ -1,5 +1,6 @@
 import type { INode, NodeApiError } from 'n8n-workflow';
 
+import type { Deadline } from './deadline';
 import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, offersRetries } from './errors';
 import type { GatewayCall } from './types';
 import { isWrite } from './types';
@@ -28,7 +29,7 @@ const NETWORK_PHRASES: Record<string, string> = {
 const NETWORK_CODES = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|socket hang up|aborted|timeout/i;
 
 /** Only the code of a failed request goes on: the error itself can hold the signed request and its headers. */
-export function noAnswerOf(error: unknown, deadline: { readonly passed: boolean }): NoAnswer {
+export function noAnswerOf(error: unknown, deadline: Pick<Deadline, 'passed'>): NoAnswer {
 	if (error instanceof NoAnswer) return error;
 	const seen = new Set<unknown>();
 	let current: unknown = error;
