@@ -157,12 +157,12 @@ async function cleanUp(sandbox) {
  */
 async function untuned(sandbox, statusHeaders, orderIds) {
 	const ids = orderIds.slice(0, UNTUNED.items);
+	const typeVersion1Ids = ids.slice(0, UNTUNED.typeVersion1Items);
 	const runs = [
 		{ key: 'httpRequest', ids, run: () => httpRequestStatusOfAll(sandbox, statusHeaders, ids) },
 		{ key: 'node', ids, run: () => untunedStatusOfAll(sandbox, ids, 1.1) },
-		{ key: 'nodeTypeVersion1', ids: ids.slice(0, UNTUNED.typeVersion1Items) },
+		{ key: 'nodeTypeVersion1', ids: typeVersion1Ids, run: () => untunedStatusOfAll(sandbox, typeVersion1Ids, 1) },
 	];
-	runs[2].run = () => untunedStatusOfAll(sandbox, runs[2].ids, 1);
 	await sandbox.setLatency(UNTUNED.latencyMs);
 	const result = { latencyMs: UNTUNED.latencyMs };
 	for (const { key, ids: items, run } of runs) {

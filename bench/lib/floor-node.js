@@ -9,7 +9,7 @@ const crypto = require('node:crypto');
 
 const { runWorkflow } = require('../../test/support/engine');
 const { CHECK_STATUS_PATH } = require('./plain-client');
-const { PaymentGatewayApi } = require('./node-runs');
+const { PaymentGatewayApi, statusesInOrder } = require('./node-runs');
 const { pool } = require('./pool');
 
 /**
@@ -95,10 +95,7 @@ async function floorStatusOfAll(sandbox, plainHeaders, orderIds, concurrency, st
 		items: orderIds.map((orderId) => ({ orderId })),
 	});
 	if (result.error) throw new Error(`the floor failed: ${result.error.message}`);
-	if (result.items.length !== orderIds.length || result.items.some((item, index) => item.json.orderId !== orderIds[index])) {
-		throw new Error('the floor did not return one status per order, in order');
-	}
-	return result.items;
+	return statusesInOrder('the floor', result.items, orderIds);
 }
 
 module.exports = { floorStatusOfAll };

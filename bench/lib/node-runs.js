@@ -45,6 +45,14 @@ async function runNode(sandbox, parameters, items, extra = {}) {
 	return result.items;
 }
 
+/** What a run of status reads must give back: one status per order, in input order; `who` names the runner. */
+function statusesInOrder(who, items, orderIds) {
+	if (items.length !== orderIds.length || items.some((item, index) => item.json.orderId !== orderIds[index])) {
+		throw new Error(`${who} did not return one status per order, in order`);
+	}
+	return items;
+}
+
 /** Status → Get by Order ID for every order id, as a user wires it: the id from each item by an expression. */
 async function statusOfAll(sandbox, orderIds, concurrency) {
 	const items = await runNode(
@@ -52,10 +60,7 @@ async function statusOfAll(sandbox, orderIds, concurrency) {
 		{ resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}', options: { concurrency } },
 		orderIds.map((orderId) => ({ orderId })),
 	);
-	if (items.length !== orderIds.length || items.some((item, index) => item.json.orderId !== orderIds[index])) {
-		throw new Error('the node did not return one status per order, in order');
-	}
-	return items;
+	return statusesInOrder('the node', items, orderIds);
 }
 
 /**
@@ -135,4 +140,4 @@ async function cleanUpCards(sandbox, customerIds, concurrency) {
 	return { listed: cards.length, deleted: deleted.length, listMs, deleteMs };
 }
 
-module.exports = { PaymentGatewayApi, runNode, statusOfAll, paidOrders, storeCards, cleanUpCards };
+module.exports = { PaymentGatewayApi, runNode, statusesInOrder, statusOfAll, paidOrders, storeCards, cleanUpCards };

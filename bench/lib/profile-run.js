@@ -1,9 +1,9 @@
 'use strict';
 
 // The workload `npm run bench:profile` profiles: Status → Get by Order ID through n8n's engine at 0 ms latency at
-// each concurrency, then the floor (floor-node.js) and the plain signed axios client for comparison, with the sandbox in its own process. Writes
-// each phase's start and end (monotonic clock in µs, the clock of the .cpuprofile) and CPU time to the file named by
-// the first argument. With --instrument it counts calls instead (bench/lib/instrument.js) and skips the plain client.
+// each concurrency, then the floor (floor-node.js) and the plain signed axios client for comparison, with the sandbox
+// in its own process. Writes each phase's start and end (monotonic clock in µs, the clock of the .cpuprofile) and CPU
+// time to the file named by the first argument. With --instrument it counts calls instead (bench/lib/instrument.js) and skips the plain client.
 
 const fs = require('node:fs');
 const path = require('node:path');

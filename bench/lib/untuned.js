@@ -9,7 +9,7 @@ const path = require('node:path');
 const { runWorkflow } = require('../../test/support/engine');
 const { ensureN8n, requireFromN8n } = require('../../e2e/lib/package');
 const { CHECK_STATUS_PATH } = require('./plain-client');
-const { runNode } = require('./node-runs');
+const { runNode, statusesInOrder } = require('./node-runs');
 
 async function httpRequestNode() {
 	await ensureN8n({ log: (message) => process.stderr.write(`${message}\n`) });
@@ -35,10 +35,7 @@ async function httpRequestStatusOfAll(sandbox, headers, orderIds) {
 		items: orderIds.map((orderId) => ({ orderId })),
 	});
 	if (result.error) throw new Error(`the HTTP Request node failed: ${result.error.message}`);
-	if (result.items.length !== orderIds.length || result.items.some((item, index) => item.json.orderId !== orderIds[index])) {
-		throw new Error('the HTTP Request node did not return one status per order, in order');
-	}
-	return result.items;
+	return statusesInOrder('the HTTP Request node', result.items, orderIds);
 }
 
 /** The node as added today (typeVersion 1.1) or as saved at 1, only the order id set: no options at all. */
@@ -49,8 +46,7 @@ async function untunedStatusOfAll(sandbox, orderIds, typeVersion) {
 		orderIds.map((orderId) => ({ orderId })),
 		{ typeVersion },
 	);
-	if (items.length !== orderIds.length) throw new Error('the node did not return one status per order');
-	return items;
+	return statusesInOrder('the node', items, orderIds);
 }
 
 module.exports = { httpRequestStatusOfAll, untunedStatusOfAll };
