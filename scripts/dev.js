@@ -124,8 +124,13 @@ async function hotReloadLive(n8nLog, timeoutMs = 60_000) {
 	const probe = path.join(PACKAGE_COPY, '.dev-reload-probe');
 	const before = n8nLog.reloads;
 	try {
-		const touched = () => fs.writeFileSync(probe, `${Date.now()}\n`);
-		return Boolean(await waitUntil(() => n8nLog.reloads > before || touched(), { timeoutMs, intervalMs: 500 }));
+		const reloaded = () => {
+			if (n8nLog.reloads > before) return true;
+			// Touched again on every poll: a change n8n's watcher missed is not waited for in vain.
+			fs.writeFileSync(probe, `${Date.now()}\n`);
+			return false;
+		};
+		return Boolean(await waitUntil(reloaded, { timeoutMs, intervalMs: 500 }));
 	} finally {
 		fs.rmSync(probe, { force: true });
 	}
