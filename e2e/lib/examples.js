@@ -53,4 +53,4 @@ async function unknownTypes(session, workflow) {
 	return workflow.nodes.map((node) => `${node.type}@${node.typeVersion}`).filter((type) => !known.has(type));
 }
 
-module.exports = { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, loadExamples, nodeOf, withCodeList, withSetField, unknownTypes };
+module.exports = { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, loadExamples, withCodeList, withSetField, unknownTypes };

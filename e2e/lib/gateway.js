@@ -95,4 +95,4 @@ async function notified(sandbox, action) {
 /** `fn` over `items`, `width` at a time; resolves with the results in the order of `items`. */
 const inPool = (items, width, fn) => Readable.from(items).map((item) => fn(item), { concurrency: width }).toArray();
 
-module.exports = { APPROVED_CARD, DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, notified, inPool };
+module.exports = { DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, notified, inPool };

@@ -175,4 +175,4 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 	return n8n;
 }
 
-module.exports = { createN8n, parseRawOutput, ENCRYPTION_KEY };
+module.exports = { createN8n };
