@@ -91,9 +91,13 @@ function createApiHandler(ctx) {
 			// requests, as this server saw them, measured apart from the client's own timers.
 			receivedAtMs: performance.now(),
 			closedAtMs: null,
+			// Whether the whole answer was sent before the exchange ended: false when the client hung up first. Who
+			// ended an exchange cannot be moved by a busy machine, unlike how long it took.
+			answered: false,
 		};
 		res.once('close', () => {
 			entry.closedAtMs = performance.now();
+			entry.answered = res.writableFinished;
 		});
 		const fault = ctx.faults.take(req.method, pathname + search);
 		if (fault) entry.fault = fault.kind;

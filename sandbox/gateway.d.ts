@@ -61,6 +61,8 @@ export interface LoggedRequest {
 	 * hang ends when the client gives up). Null while it is still open.
 	 */
 	closedAtMs: number | null;
+	/** Whether the whole answer was sent before the exchange ended; false when the client hung up first. */
+	answered: boolean;
 }
 
 export interface FaultOptions {

@@ -117,13 +117,6 @@ function failureIfAny(cell: Cell): Failure | undefined {
 /** The transport's first back-off when the gateway names no Retry-After. */
 const BACK_OFF_MS = 500;
 
-/**
- * Slack for the upper bounds, measured at the sandbox: timers fire late when twelve cells share a busy 2-core
- * machine. The faults they catch take far longer: a hang never ends, a slow body takes 15 s and more, the node's
- * default time-out is 60 s, and a retry that waits in the wrong unit waits seconds to minutes.
- */
-const LATE_MS = 4000;
-
 /** The retry of the middle item waited as asked: Retry-After, else the back-off (after the time-out, if any). */
 function expectWaitedAsAsked(run: CellRun, itemRequests: LoggedRequest[]) {
 	const [faulted, retried] = itemRequests;
@@ -134,11 +127,9 @@ function expectWaitedAsAsked(run: CellRun, itemRequests: LoggedRequest[]) {
 			: typeof retryAfter === 'string'
 				? Date.parse(retryAfter) - Date.parse(faulted.time)
 				: BACK_OFF_MS;
-	// From arrival to arrival, which holds the whole wait whatever a busy machine delays: a sound lower bound.
+	// From arrival to arrival, which holds the whole wait whatever a busy machine delays: a sound lower bound. That
+	// the wait is no longer than asked is shown where no load can move it: retryDelayMs's unit tests.
 	expect(msBetween(faulted, retried)).toBeGreaterThanOrEqual(minimum - 20);
-	// From the end of the faulted exchange (an answer sent, or the node hanging up) to the retry's arrival.
-	const waited = retried.receivedAtMs - faulted.closedAtMs!;
-	expect(waited).toBeLessThan(minimum + LATE_MS);
 }
 
 function checkCell(cell: Cell) {
@@ -147,10 +138,9 @@ function checkCell(cell: Cell) {
 	const { result, prepared } = run!;
 	const { operation, fault, mode } = cell;
 	expect(run!.leaks).toEqual([]);
-	// Bounded by the time-out: the node ended every exchange within it, as the sandbox saw.
-	for (const request of run!.requests) {
-		expect(request.closedAtMs! - request.receivedAtMs).toBeLessThan(TIMEOUT + LATE_MS);
-	}
+	// Bounded by the time-out: a fault that never ends by itself (a hang) or only after 16 s (a slow body) was ended
+	// by the node hanging up, as the sandbox saw. Who ended the exchange, not how long it took: load moves only that.
+	if (cell.fault.timesOut) expect(run!.requests.filter((request) => request.fault && request.answered)).toEqual([]);
 	const retries = mode === 'retry' && operation.kind === 'read';
 
 	if (operation.kind === 'local') {
