@@ -803,7 +803,7 @@ async function testCredential(credentialTypeInput, credentialsData, options = {}
 	} catch (error) {
 		return { status: 'Error', message: String(error.message) };
 	}
-	if (testFunction) return await testFunction.call(new core.CredentialTestContext(), credentialsDecrypted);
+	if (testFunction) return await testFunction.call(new core.CredentialTestContext(baseAdditionalData), credentialsDecrypted);
 
 	// The tester turns the test request into the routing of a single throwaway parameter
 	// on a copy of the "No Operation" node, then lets the declarative RoutingNode send it.
