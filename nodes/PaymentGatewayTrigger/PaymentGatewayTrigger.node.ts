@@ -12,6 +12,7 @@ import { timeoutOption } from '../PaymentGateway/actions/common';
 import { stringText } from '../PaymentGateway/helpers/text';
 import { fetchOrderStatus } from '../PaymentGateway/actions/status/orderStatus';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
+import { CREDENTIAL_TEST_NAME, testGatewayCredential } from '../PaymentGateway/transport/credentialTest';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
 import { validateTimeout } from '../PaymentGateway/validation/input';
 import type { Notification, Outcome } from './notification';
@@ -86,7 +87,7 @@ export class PaymentGatewayTrigger implements INodeType {
 		defaults: { name: 'Payment Gateway Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: CREDENTIAL_TEST_NAME }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
 			{
@@ -132,6 +133,9 @@ export class PaymentGatewayTrigger implements INodeType {
 			},
 		],
 	};
+
+	// n8n looks for the credential's Test in whichever node using the credential it finds first.
+	methods = { credentialTest: { [CREDENTIAL_TEST_NAME]: testGatewayCredential } };
 
 	// Nothing to register through the gateway's API: the merchant gives it the URL at onboarding.
 	webhookMethods = {

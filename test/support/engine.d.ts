@@ -117,11 +117,14 @@ export interface CredentialTestResult {
 
 export interface TestCredentialOptions {
 	extraCredentialTypes?: CredentialTypeInput[];
+	/** Node types using the credential, searched in order for a `testedBy` when the credential has no `test`. */
+	nodeTypes?: NodeTypeInput[];
 }
 
 /**
- * Runs the credential's `test` request the way n8n's credentials tester does and
- * reports `{ status, message }` as the n8n UI would show it.
+ * Runs the credential's test the way n8n's credentials tester does (its `test` request, or else the
+ * `methods.credentialTest` function a node names with `testedBy`) and reports `{ status, message }` as the n8n UI
+ * would show it.
  */
 export function testCredential(
 	credentialType: CredentialTypeInput,

@@ -744,12 +744,32 @@ async function runListSearch(options) {
 // testCredential: the credentials tester's behaviour for `test` request definitions
 // ---------------------------------------------------------------------------
 
+/**
+ * n8n's CredentialsTester.getCredentialTestFunction for a `testedBy` name: in the first of the node types that names
+ * the credential with a `testedBy`, its `methods.credentialTest[testedBy]` (versioned node types not handled).
+ */
+function nodeCredentialTest(typeName, nodeTypeInputs) {
+	for (const input of nodeTypeInputs) {
+		const nodeType = instantiate(input);
+		for (const { name, testedBy } of nodeType.description.credentials || []) {
+			if (name !== typeName || !testedBy) continue;
+			if (typeof testedBy !== 'string') throw new Error('a declarative testedBy is not supported by this harness');
+			const testFunction = nodeType.methods && nodeType.methods.credentialTest && nodeType.methods.credentialTest[testedBy];
+			if (typeof testFunction !== 'function') throw new Error(`${nodeType.description.name}: no methods.credentialTest.${testedBy}`);
+			return testFunction;
+		}
+	}
+	return undefined;
+}
+
 async function testCredential(credentialTypeInput, credentialsData, options = {}) {
 	ensureSetup();
 	const credentialType = instantiate(credentialTypeInput);
 	const typeName = credentialType.name;
 	const testRequest = credentialType.test;
-	if (!testRequest || typeof testRequest !== 'object' || !testRequest.request) {
+	// As n8n: the credential's own `test` first, else a node's `methods.credentialTest` named by its `testedBy`.
+	const testFunction = testRequest ? undefined : nodeCredentialTest(typeName, options.nodeTypes || []);
+	if (!testFunction && (!testRequest || typeof testRequest !== 'object' || !testRequest.request)) {
 		return { status: 'Error', message: 'No testing function found for this credential.' };
 	}
 
@@ -783,6 +803,7 @@ async function testCredential(credentialTypeInput, credentialsData, options = {}
 	} catch (error) {
 		return { status: 'Error', message: String(error.message) };
 	}
+	if (testFunction) return await testFunction.call(new core.CredentialTestContext(baseAdditionalData), credentialsDecrypted);
 
 	// The tester turns the test request into the routing of a single throwaway parameter
 	// on a copy of the "No Operation" node, then lets the declarative RoutingNode send it.

@@ -14,8 +14,11 @@ export interface OperationModule {
 	/** Orders, payments and refunds: sent at most once, so never run again by n8n's Retry On Fail. */
 	sendsOnce?: boolean;
 	execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject | IDataObject[]>;
-	/** What a person reading the run should notice, from each item's outputs (undefined where the item failed). */
-	hints?(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>): NodeExecutionHint[];
+	/**
+	 * What a person reading the run should notice, from each item's outputs (undefined where the item failed) and the
+	 * gateway as the run opened it (undefined when it could not be).
+	 */
+	hints?(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>, gateway?: Gateway): NodeExecutionHint[];
 }
 
 /** The Operation list of one resource. */

@@ -157,7 +157,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	await Promise.all(Array.from({ length: workers }, worker));
 	if (stopError) throw stopError;
 
-	const hints = operationModule.hints?.call(this, outputs) ?? [];
+	const opened = await gateway?.catch(() => undefined);
+	const hints = operationModule.hints?.call(this, outputs, opened) ?? [];
 	if (failures > 0) hints.push(failuresHint(this, failures, items.length));
 	if (hints.length > 0) this.addExecutionHints(...hints);
 	return [results.flat()];

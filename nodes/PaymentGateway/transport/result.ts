@@ -16,7 +16,7 @@ export function numericResCode(body: IDataObject): number | undefined {
 }
 
 /** The gateway's answers all carry a `status` word or a `resCode`; another server's JSON does not. */
-function isGatewayShaped(body: IDataObject): boolean {
+export function isGatewayShaped(body: IDataObject): boolean {
 	return typeof body.status === 'string' || numericResCode(body) !== undefined;
 }
 

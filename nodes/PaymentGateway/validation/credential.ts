@@ -42,4 +42,51 @@ export function cardEncryptionKey(value: unknown): Buffer {
 export function checkCredentialFields(credentials: IDataObject): void {
 	baseAddresses(credentials);
 	cardEncryptionKey(credentials.cardEncryptionKey);
+	checkoutPageAddress(credentials);
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Both path families of the merchant API live under /nac/api/ in real deployments; the checkout page does not. */
+const API_PATH = /\/nac\/api(\/|$)/i;
+
+/** Whether `page` is a base URL of the credential, or lies under one that has a path of its own (a prefix). */
+function underApiBase(page: string, credentials: IDataObject): boolean {
+	const address = page.replace(/\/+$/, '');
+	return [credentials.baseUrl, credentials.checkoutBaseUrl].some((value) => {
+		const base = stringText(value).replace(/\/+$/, '');
+		if (!URL.canParse(base) || new URL(base).pathname === '/') return false;
+		return address === base || address.startsWith(`${base}/`);
+	});
+}
+
+/**
+ * The hosted checkout page, when set: Create Checkout appends `?actionType=checkout&…` to it and a customer's
+ * browser opens it, so it is a page of its own (a path on https, http only on this machine), not an API address.
+ */
+export function checkoutPageAddress(credentials: IDataObject): string | undefined {
+	const field = 'Hosted Checkout Page URL';
+	const page = stringText(credentials.checkoutPageUrl);
+	if (!page) return undefined;
+	if (!URL.canParse(page) || !/^https?:\/\//i.test(page)) {
+		throw new InvalidCredential(field, 'must be a web address starting with https://, e.g. https://merchant.example.com/cpbs/pg');
+	}
+	const url = new URL(page);
+	if (url.username || url.password) throw new InvalidCredential(field, 'must not contain a user name or password (…@)');
+	if (url.protocol === 'http:' && !LOOPBACK_HOST.test(url.hostname)) {
+		throw new InvalidCredential(field, 'must start with https:// (a customer’s browser opens it; http:// only for this machine)');
+	}
+	if (url.search || url.hash || page.includes('?') || page.includes('#')) {
+		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…): the node adds the query');
+	}
+	if (url.pathname.replace(/\/+$/, '') === '') {
+		throw new InvalidCredential(field, 'must include the page’s path, e.g. https://merchant.example.com/cpbs/pg');
+	}
+	if (API_PATH.test(url.pathname) || underApiBase(page, credentials)) {
+		throw new InvalidCredential(
+			field,
+			'is an address of the merchant API; it must be the page where customers pay (usually on another host, e.g. https://merchant.example.com/cpbs/pg)',
+		);
+	}
+	return page;
 }
