@@ -9,7 +9,7 @@ import type { Deadline } from './deadline';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
 import { noAnswerError, noAnswerOf } from './network';
 import { dataOfAnswer, unreadableAnswerError } from './result';
-import { asksForRetry, retriesAllowed, retryDelayMs } from './retry';
+import { asksForRetry, isRateLimited, retriesAllowed, retryDelayMs } from './retry';
 import type { CallSettings, Gateway, GatewayCall, GatewayHost } from './types';
 
 export { CREDENTIAL_NAME } from './credential';
@@ -104,7 +104,8 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 			const parsed = parseAnswer(raw);
 			const body = isPlainObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined;
 			if (canRetry && asksForRetry(httpStatus, body)) {
-				uncertain = true;
+				// A rate limit (429) is the gateway's word that it did not act; any other failure may hide one that did.
+				uncertain ||= !isRateLimited(httpStatus, body);
 				await sleep(retryDelayMs(attemptIndex, response.headers?.['retry-after']));
 				continue;
 			}
