@@ -78,6 +78,16 @@ describe('a failure answer that echoes the request (a debugging gateway or proxy
 		}
 	});
 
+	it('a message that quotes the request has the client secret and the Basic value cut out', async () => {
+		const { clientId, clientSecret } = sandbox.clients.active;
+		const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
+		const message = `Upstream refused: Authorization: Basic ${basic}; secret=${clientSecret}`;
+		sandbox.injectFault({ match: '/order', status: 502, body: { resCode: 502, status: 'failure', message } });
+		const result = await runNode(sandbox, orderParameters());
+		expect(result.error?.message).toBe('Upstream refused: Authorization: Basic …; secret=…');
+		expect(findLeaks(runMaterial(result, 'Payment Gateway'), terms())).toEqual([]);
+	});
+
 	it('an unpaid order read by Get by Order ID keeps only the known fields of its failure answer', async () => {
 		const orderId = await createOrder(sandbox);
 		const body = { resCode: 400, status: 'failure', errMessage: 'Transaction not initiated', request: { headers: { authorization: 'Basic c2VjcmV0' } } };

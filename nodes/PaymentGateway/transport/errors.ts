@@ -242,13 +242,15 @@ const FAILURE_FIELDS = ['resCode', 'status', 'errMessage', 'message'] as const;
 /**
  * What of a failure answer may reach an error or an item: its known fields, when they are plain values. Whatever
  * else it holds stays out: a gateway or a proxy that echoes the request would put the Basic header, the client
- * secret or card data into the execution.
+ * secret or card data into the execution. `hidden` (the secret, the Basic value) is cut out of the text kept, should
+ * a message quote the request.
  */
-export function knownFailureFields(body: IDataObject): IDataObject {
+export function knownFailureFields(body: IDataObject, hidden: readonly string[] = []): IDataObject {
 	const known: IDataObject = {};
 	for (const key of FAILURE_FIELDS) {
 		const value = body[key];
-		if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) known[key] = value;
+		if (typeof value === 'string') known[key] = hidden.reduce((text, secret) => text.split(secret).join('…'), value);
+		else if (typeof value === 'number' && Number.isFinite(value)) known[key] = value;
 	}
 	return known;
 }

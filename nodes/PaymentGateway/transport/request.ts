@@ -59,6 +59,9 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 	const node = host.getNode();
 	const credential = await readCredential(host, node);
 	const deadlineIn = deadlineClock();
+	// A failure's message may quote the request it answers (a proxy's error page): these never reach the execution.
+	const basic = Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64');
+	const hidden = [credential.clientSecret, basic].filter((secret) => secret.length >= 4);
 
 	async function attempt(options: IHttpRequestOptions, deadline: Deadline) {
 		const response = await beforeDeadline(
@@ -114,7 +117,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 				const what = parsed instanceof UnreadableAnswer ? parsed.message : `an answer that is not JSON (HTTP ${httpStatus})`;
 				throw unreadableAnswerError(node, call, itemIndex, what, httpStatus);
 			}
-			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain);
+			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain, hidden);
 		}
 	}
 

@@ -53,7 +53,7 @@ export function unreadableAnswerError(
  * The data of a JSON answer, or the error it reports thrown. Failures can come with HTTP 200: the body decides. In
  * the flat long-family answers `status` can be a payment's status, so a `failure` there is an error only when the
  * body is not about an order. `uncertain`: the call was sent more than once, and an earlier attempt may have acted
- * (its answer was lost, or was no refusal).
+ * (its answer was lost, or was no refusal). `hidden`: what no text kept of a failure may repeat (the secret, the Basic value).
  */
 export function dataOfAnswer(
 	node: INode,
@@ -62,6 +62,7 @@ export function dataOfAnswer(
 	body: IDataObject,
 	httpStatus: number,
 	uncertain: boolean,
+	hidden: readonly string[] = [],
 ): IDataObject {
 	const resCode = numericResCode(body);
 	const nested = body.data;
@@ -71,12 +72,13 @@ export function dataOfAnswer(
 		(resCode !== undefined && resCode !== 200) ||
 		(body.status === 'failure' && (call.family === 'short' || record.orderId === undefined));
 	if (failed) {
-		if (call.failureIsData?.(body)) return knownFailureFields(body);
+		const known = knownFailureFields(body, hidden);
+		if (call.failureIsData?.(body)) return known;
 		throw gatewayError(node, call.endpoint, itemIndex, {
 			resCode: resCode ?? httpStatus,
 			httpStatus,
-			message: gatewayMessage(body, httpStatus),
-			body,
+			message: gatewayMessage(known, httpStatus),
+			body: known,
 			// Another server's JSON error (a framework's 404) is not the gateway's: the address is what to fix.
 			description: !isGatewayShaped(body)
 				? CHECK_BASE_URLS
