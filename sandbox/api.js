@@ -118,6 +118,8 @@ function createApiHandler(ctx) {
 			entry.resCode = resCode ?? null;
 		};
 		const io = {
+			req,
+			rawBody,
 			res,
 			send(status, body, headers = {}) {
 				io.sendRaw(status, 'application/json; charset=utf-8', JSON.stringify(body), headers, body?.resCode);

@@ -31,8 +31,8 @@ function pump(res, total, done) {
 	more();
 }
 
-// respond(io, fault, result): io = { res, send(status, body, headers), sendRaw(status, type, text, headers),
-// sendHead(status, headers, resCode) (JSON headers only), schedule(fn, ms) }; result is the real
+// respond(io, fault, result): io = { req, rawBody, res, send(status, body, headers), sendRaw(status, type, text,
+// headers), sendHead(status, headers, resCode) (JSON headers only), schedule(fn, ms) }; result is the real
 // { status, body } when the kind is processed.
 const KINDS = {
 	status: {
@@ -91,6 +91,21 @@ const KINDS = {
 				retryAfterHeader(fault),
 			),
 	},
+	// A gateway or a proxy in front of it that answers an error with the request it got, headers (the Basic
+	// Authorization) and body included, as debugging error pages do: in known fields' neighbours and in `error`.
+	echo: {
+		processed: false,
+		respond({ send, req, rawBody }, fault) {
+			const request = { method: req.method, url: req.url, headers: req.headers, body: rawBody.toString('utf8') };
+			send(fault.status, {
+				resCode: fault.status,
+				status: 'failure',
+				errMessage: 'Internal Server Error',
+				error: JSON.stringify(request),
+				request,
+			});
+		},
+	},
 	'truncated-json': {
 		processed: true,
 		respond({ sendRaw }, fault, result) {
@@ -123,8 +138,8 @@ const KINDS = {
 	},
 };
 
-const WITH_STATUS = new Set(['status', 'html', 'failure-envelope']);
-const DEFAULT_STATUS = { html: 502, 'failure-envelope': 503 };
+const WITH_STATUS = new Set(['status', 'html', 'failure-envelope', 'echo']);
+const DEFAULT_STATUS = { html: 502, 'failure-envelope': 503, echo: 500 };
 
 const positiveInteger = (v) => Number.isInteger(v) && v > 0;
 const httpStatus = (v) => Number.isInteger(v) && v >= 100 && v <= 599;

@@ -31,6 +31,7 @@ export type FaultKind =
 	| 'endless'
 	| 'html'
 	| 'failure-envelope'
+	| 'echo'
 	| 'truncated-json'
 	| 'empty'
 	| 'huge'
@@ -72,7 +73,7 @@ export interface FaultOptions {
 	method?: string;
 	/** Default 'status' (then `status` is required). */
 	kind?: FaultKind;
-	/** HTTP status ('status', 'html': default 502) or resCode ('failure-envelope': default 503). */
+	/** HTTP status ('status', 'html': default 502, 'echo': default 500) or resCode ('failure-envelope': default 503). */
 	status?: number;
 	/** Default 1. */
 	count?: number;

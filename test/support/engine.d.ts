@@ -44,8 +44,15 @@ export interface RunWorkflowOptions {
 	extraCredentialTypes?: CredentialTypeInput[];
 	/** Data for further credential types, keyed by credential type name; also set on the node. */
 	credentialsByType?: Record<string, ICredentialDataDecryptedObject>;
-	/** Default: `'manual'`. */
+	/** Default: `'manual'`, or `'retry'` with `retryOf`. */
 	mode?: WorkflowExecuteMode;
+	/**
+	 * Runs a retry of this failed run, as n8n's "Retry" of an execution does: from the run's stored data, the failed
+	 * node again with the input items it had (`items` is then unused). `loadWorkflow`: "with the currently saved
+	 * workflow" (the node as `parameters` and the other options give it now), else "with the original" (the node as
+	 * it was in the failed run).
+	 */
+	retryOf?: { run: IRun; loadWorkflow?: boolean };
 	/** Merged over `{ executionOrder: 'v1' }`. */
 	workflowSettings?: IWorkflowSettings;
 	/** The node's Retry On Fail setting (2 tries, no wait between them). */

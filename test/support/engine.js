@@ -610,6 +610,30 @@ function harnessNode({ credentials, onError, retryOnFail, parameters, ...node })
 	return built;
 }
 
+/**
+ * The execution data of a retry of the failed run `run`, as n8n's "Retry" of an execution prepares it
+ * (ExecutionService.retry, n8n 2.x): the data as stored (a JSON copy), the run's error removed and the failed node's
+ * last task dropped when it holds an error, so that the node waiting on the stack runs again with the input items it
+ * had. With `loadWorkflow` ("with the currently saved workflow") the nodes on the stack are replaced by `workflow`'s.
+ */
+function retryExecutionData(run, workflow, loadWorkflow) {
+	const data = clone(run.data);
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const tasks = data.resultData.runData[lastNodeExecuted] ?? [];
+		if (tasks.length > 0 && tasks[tasks.length - 1].error !== undefined) tasks.pop();
+	}
+	if (loadWorkflow) {
+		for (const entry of data.executionData.nodeExecutionStack) {
+			const node = workflow.getNode(entry.node.name);
+			if (node === null) throw new Error(`Could not find the node "${entry.node.name}" in the workflow to retry`);
+			entry.node = node;
+		}
+	}
+	return data;
+}
+
 async function runWorkflow(options) {
 	ensureSetup();
 	const {
@@ -621,7 +645,8 @@ async function runWorkflow(options) {
 		nodeName: nodeNameOption,
 		typeVersion: typeVersionOption,
 		packageName = defaultPackageName(),
-		mode = 'manual',
+		retryOf,
+		mode = retryOf ? 'retry' : 'manual',
 		workflowSettings = {},
 		retryOnFail = false,
 	} = options;
@@ -673,17 +698,19 @@ async function runWorkflow(options) {
 		settings: { executionOrder: 'v1', ...workflowSettings },
 	});
 
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [
-				{
-					node: workflow.getNode(INPUT_NODE_NAME),
-					data: { main: [items.map((json) => ({ json: clone(json) }))] },
-					source: null,
+	const runExecutionData = retryOf
+		? retryExecutionData(retryOf.run, workflow, retryOf.loadWorkflow === true)
+		: createRunExecutionData({
+				executionData: {
+					nodeExecutionStack: [
+						{
+							node: workflow.getNode(INPUT_NODE_NAME),
+							data: { main: [items.map((json) => ({ json: clone(json) }))] },
+							source: null,
+						},
+					],
 				},
-			],
-		},
-	});
+			});
 
 	const { run, nodeExecutionOrder, refused } = await executeWorkflow({
 		workflow,

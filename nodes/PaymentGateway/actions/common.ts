@@ -94,8 +94,8 @@ const headerOptions: INodeProperties[] = [
 export const MAX_CONCURRENCY = 100;
 
 /**
- * Offered where a call may be sent again: the reads, and deleting a stored card, whose second attempt after an
- * unanswered first one finds the card gone and counts that as deleted. Their defaults depend on the typeVersion.
+ * Offered where a call may be sent again: the reads, and deleting a stored card (a second attempt that finds the card
+ * gone after a lost answer is reported as such, not as a deletion). Their defaults depend on the typeVersion.
  */
 const repeatableOptions: INodeProperties[] = [
 	{

@@ -93,6 +93,54 @@ function retryOnFailRefusal(node: INode, itemIndex: number): NodeOperationError 
 	);
 }
 
+/**
+ * n8n's Retry of a failed execution runs the failed node again with all its input items, those that went through
+ * before the failure included, and the node cannot tell which those were: an order, payment or refund would be made
+ * twice. Checked when running, so saved workflows and every typeVersion are covered.
+ */
+function executionRetryRefusal(node: INode, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		`This node does not send orders, payments or refunds again in a retry of a failed execution: n8n would send every input item again, also those that went through before the failure. Nothing was sent. [item ${itemIndex}]`,
+		{
+			itemIndex,
+			description:
+				'The failed execution’s error names the items it sent and their ids. Check the others with Status → Get by Order ID or Get by Payment ID (a refund shows in its payment’s status), then run only the items still to send in a new execution, e.g. by running the workflow again with just those.',
+		},
+	);
+}
+
+/** The gateway's id of what an item made, most specific first: a refund names its payment and order too. */
+function sentIdOf(outputs: IDataObject[] | undefined): { key: string; id: string } | undefined {
+	const output = outputs?.[0] ?? {};
+	for (const key of ['refundId', 'paymentId', 'orderId']) {
+		if (typeof output[key] === 'string' && output[key]) return { key, id: output[key] };
+	}
+	return undefined;
+}
+
+/** `0`, `0-3` or `5`: consecutive item indexes as a person reads them. */
+const itemRange = (first: number, last: number) => (first === last ? `item ${first}` : `items ${first}-${last}`);
+
+/**
+ * A write that stops the workflow leaves no output: without this, the items sent before it (the gateway has made
+ * them) would be named nowhere, and running the node again would send them twice. Writes go one at a time, in order,
+ * so every item before the failed one was sent and none after it.
+ */
+function withSentItems(error: ItemError, failedIndex: number, outputs: Array<IDataObject[] | undefined>, total: number): ItemError {
+	const sent = outputs.slice(0, failedIndex).map((output, item) => ({ item, ...sentIdOf(output) }));
+	const said = [];
+	if (sent.length) {
+		const named = sent.map(({ item, key, id }) => (key ? `item ${item} (${key} ${id})` : `item ${item}`));
+		said.push(`Sent before this failure: ${named.join(', ')}.`);
+	}
+	if (failedIndex + 1 < total) said.push(`Not sent: ${itemRange(failedIndex + 1, total - 1)}.`);
+	if (sent.length) said.push('Do not run this node again with the same items: send only those not sent, in a new execution.');
+	if (said.length) error.description = [error.description, ...said].filter((part) => part).join(' ');
+	error.context.sentItems = sent.map(({ item, key, id }) => (key ? { item, [key]: id } : { item }));
+	return error;
+}
+
 /** Failed items are easy to miss in a long output when the run itself succeeds. */
 function failuresHint(ctx: IExecuteFunctions, failures: number, total: number): NodeExecutionHint {
 	const where = ctx.getNode().onError === 'continueErrorOutput' ? 'the error output' : 'the output, with an "error" field';
@@ -130,17 +178,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const gatewayOnce = async () => await (gateway ??= openGateway(this));
 
 	const node = this.getNode();
-	const refuseRetries = operationModule.sendsOnce === true && node.retryOnFail === true;
+	const sendsOnce = operationModule.sendsOnce === true;
+	const refuseRetries = sendsOnce && node.retryOnFail === true;
+	const refuseExecutionRetry = sendsOnce && this.getMode() === 'retry';
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const outputs: Array<IDataObject[] | undefined> = new Array(items.length);
 	let failures = 0;
 	let nextIndex = 0;
 	let stopError: ItemError | undefined;
+	let stopIndex = 0;
 	const worker = async () => {
 		while (stopError === undefined && nextIndex < items.length) {
 			const itemIndex = nextIndex++;
 			try {
 				if (refuseRetries) throw retryOnFailRefusal(node, itemIndex);
+				if (refuseExecutionRetry) throw executionRetryRefusal(node, itemIndex);
 				const output = await operationModule.execute.call(this, itemIndex, await gatewayOnce());
 				outputs[itemIndex] = Array.isArray(output) ? output : [output];
 				results[itemIndex] = outputs[itemIndex].map((json) => ({ json, pairedItem: { item: itemIndex } }));
@@ -149,13 +201,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				if (this.continueOnFail()) {
 					failures++;
 					results[itemIndex] = [errorItem(this, nodeError, itemIndex)];
-				} else stopError ??= nodeError;
+				} else if (stopError === undefined) {
+					stopError = nodeError;
+					stopIndex = itemIndex;
+				}
 			}
 		}
 	};
-	const workers = Math.min(concurrencyOf(this, operationModule.sendsOnce === true), Math.max(items.length, 1));
+	const workers = Math.min(concurrencyOf(this, sendsOnce), Math.max(items.length, 1));
 	await Promise.all(Array.from({ length: workers }, worker));
-	if (stopError) throw stopError;
+	if (stopError) throw sendsOnce ? withSentItems(stopError, stopIndex, outputs, items.length) : stopError;
 
 	const opened = await gateway?.catch(() => undefined);
 	const hints = operationModule.hints?.call(this, outputs, opened) ?? [];

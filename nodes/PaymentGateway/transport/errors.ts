@@ -236,15 +236,34 @@ function adviceFor(endpoint: Endpoint, resCode: number | undefined, message: str
 	return undefined;
 }
 
+/** The fields of a failure answer that say what failed; the gateway's own messages use the first of them found. */
+const FAILURE_FIELDS = ['resCode', 'status', 'errMessage', 'message'] as const;
+
+/**
+ * What of a failure answer may reach an error or an item: its known fields, when they are plain values. Whatever
+ * else it holds stays out: a gateway or a proxy that echoes the request would put the Basic header, the client
+ * secret or card data into the execution. `hidden` (the secret, the Basic value) is cut out of the text kept, should
+ * a message quote the request.
+ */
+export function knownFailureFields(body: IDataObject, hidden: readonly string[] = []): IDataObject {
+	const known: IDataObject = {};
+	for (const key of FAILURE_FIELDS) {
+		const value = body[key];
+		if (typeof value === 'string') known[key] = hidden.reduce((text, secret) => text.split(secret).join('…'), value);
+		else if (typeof value === 'number' && Number.isFinite(value)) known[key] = value;
+	}
+	return known;
+}
+
 export function gatewayMessage(body: IDataObject, httpStatus: number): string {
-	for (const key of ['errMessage', 'message', 'error', 'errorMessage']) {
+	for (const key of ['errMessage', 'message']) {
 		const value = stringText(body[key]);
 		if (value) return value;
 	}
 	return `The gateway answered with HTTP ${httpStatus}`;
 }
 
-/** The error that every gateway failure becomes. Only the gateway's answer goes in, never the request. */
+/** The error that every gateway failure becomes. Only the known fields of the answer go in, never the request. */
 export function gatewayError(
 	node: INode,
 	endpoint: Endpoint,
@@ -262,7 +281,7 @@ export function gatewayError(
 	const description = failure.description ?? adviceFor(endpoint, failure.resCode, failure.message);
 	const error = new NodeApiError(
 		node,
-		{ message: failure.message, resCode: failure.resCode ?? null, ...(failure.body ?? {}) } as JsonObject,
+		{ message: failure.message, resCode: failure.resCode ?? null, ...knownFailureFields(failure.body ?? {}) } as JsonObject,
 		{
 			message: failure.message,
 			description,

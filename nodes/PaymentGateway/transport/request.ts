@@ -9,7 +9,7 @@ import type { Deadline } from './deadline';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
 import { noAnswerError, noAnswerOf } from './network';
 import { dataOfAnswer, unreadableAnswerError } from './result';
-import { asksForRetry, retriesAllowed, retryDelayMs } from './retry';
+import { asksForRetry, isRateLimited, retriesAllowed, retryDelayMs } from './retry';
 import type { CallSettings, Gateway, GatewayCall, GatewayHost } from './types';
 
 export { CREDENTIAL_NAME } from './credential';
@@ -59,6 +59,9 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 	const node = host.getNode();
 	const credential = await readCredential(host, node);
 	const deadlineIn = deadlineClock();
+	// A failure's message may quote the request it answers (a proxy's error page): these never reach the execution.
+	const basic = Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64');
+	const hidden = [credential.clientSecret, basic].filter((secret) => secret.length >= 4);
 
 	async function attempt(options: IHttpRequestOptions, deadline: Deadline) {
 		const response = await beforeDeadline(
@@ -104,7 +107,8 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 			const parsed = parseAnswer(raw);
 			const body = isPlainObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined;
 			if (canRetry && asksForRetry(httpStatus, body)) {
-				uncertain = true;
+				// A rate limit (429) is the gateway's word that it did not act; any other failure may hide one that did.
+				uncertain ||= !isRateLimited(httpStatus, body);
 				await sleep(retryDelayMs(attemptIndex, response.headers?.['retry-after']));
 				continue;
 			}
@@ -113,7 +117,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 				const what = parsed instanceof UnreadableAnswer ? parsed.message : `an answer that is not JSON (HTTP ${httpStatus})`;
 				throw unreadableAnswerError(node, call, itemIndex, what, httpStatus);
 			}
-			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain);
+			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain, hidden);
 		}
 	}
 

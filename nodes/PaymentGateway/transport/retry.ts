@@ -15,6 +15,11 @@ function isRetryable(code: number | undefined): boolean {
 	return code !== undefined && (code === 429 || code >= 500);
 }
 
+/** The gateway (or a proxy) refused the request for its rate, before acting on it: by HTTP status or by resCode. */
+export function isRateLimited(httpStatus: number, body: IDataObject | undefined): boolean {
+	return httpStatus === 429 || (body !== undefined && numericResCode(body) === 429);
+}
+
 /**
  * A 429 or 5xx may be told by the HTTP status or, under HTTP 200, by the body's resCode; a success that is not
  * JSON (`body` undefined) is no answer either.

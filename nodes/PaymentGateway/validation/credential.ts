@@ -6,7 +6,16 @@ import { InvalidInput } from './input';
 /** A field of the Payment Gateway API credential is unusable; the value is never repeated, it may be a secret. */
 export class InvalidCredential extends InvalidInput {}
 
-/** A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. */
+/** This machine, as URL gives the host name: `localhost`, 127.0.0.0/8 (however written) and ::1. */
+function isLoopback(hostname: string): boolean {
+	return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. Every request
+ * carries the Basic header with the client secret, so it goes over https; plain http only to this machine (a local
+ * test gateway). User info in the address would be sent as a second Authorization.
+ */
 function baseAddress(field: string, value: unknown): string {
 	const address = stringText(value).replace(/\/+$/, '');
 	if (!/^https?:\/\//i.test(address)) throw new InvalidCredential(field, 'must start with https:// or http://');
@@ -14,6 +23,15 @@ function baseAddress(field: string, value: unknown): string {
 	const parsed = new URL(address);
 	if (parsed.search || parsed.hash || address.includes('?') || address.includes('#')) {
 		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…)');
+	}
+	if (parsed.username || parsed.password || /^https?:\/\/[^/]*@/i.test(address)) {
+		throw new InvalidCredential(field, 'must not contain a user name or password (user:password@…): the credential signs every request');
+	}
+	if (parsed.protocol !== 'https:' && !isLoopback(parsed.hostname)) {
+		throw new InvalidCredential(
+			field,
+			'must start with https://: over http:// the client secret would travel in clear text (http:// is accepted only for localhost, 127.0.0.0/8 and ::1)',
+		);
 	}
 	return address;
 }
