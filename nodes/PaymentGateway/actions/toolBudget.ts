@@ -2,9 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ToolLimits } from './toolMode';
-import { ToolRefusal } from './toolMode';
-
-const TOTAL = 'Maximum Total per Execution';
+import { NOTHING_SENT, TOTAL, ToolRefusal } from './toolMode';
 
 /** What one tool node moved in one execution, and what its calls still in flight may move, in thousandths. */
 interface Tally {
@@ -29,7 +27,7 @@ function tallyOf(ctx: IExecuteFunctions, limits: ToolLimits): Tally {
 	}
 	if (context === undefined) {
 		throw new ToolRefusal(
-			`Refused: this tool cannot keep count of its ${TOTAL} here, so it may not make any ${limits.what}. Nothing was sent to the payment gateway. Ask a person to make this ${limits.what}.`,
+			`Refused: this tool cannot keep count of its ${TOTAL} here, so it may not make any ${limits.what}. ${NOTHING_SENT} Ask a person to make this ${limits.what}.`,
 			'n8n gave this tool call no execution context to count in; run the tool under an AI Agent or MCP Server Trigger.',
 		);
 	}
@@ -67,7 +65,7 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 	const total = thousandths(limits.total);
 	const { what, currency } = limits;
 	if (tally.moved + tally.held + wanted > total) {
-		const sent = afterReading ? `No ${what} was sent; only the payment was read.` : 'Nothing was sent to the payment gateway.';
+		const sent = afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT;
 		const underWay = tally.held > 0 ? `, and ${shown(tally.held)} ${currency} in calls still under way` : '';
 		throw new ToolRefusal(
 			`Refused: a ${what} of ${amount} ${currency} would take this tool above its ${TOTAL} of ${shown(total)} ${currency}: it has moved ${shown(tally.moved)} ${currency} in this execution${underWay}. ${sent} Ask a person to make this ${what}.`,

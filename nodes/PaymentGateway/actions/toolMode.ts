@@ -28,10 +28,10 @@ export class ToolRefusal extends Error {
 	}
 }
 
-const NOTHING_SENT = 'Nothing was sent to the payment gateway.';
+export const NOTHING_SENT = 'Nothing was sent to the payment gateway.';
 const LIMIT = 'Maximum Amount per Call';
 const CURRENCY = 'Limit Currency';
-const TOTAL = 'Maximum Total per Execution';
+export const TOTAL = 'Maximum Total per Execution';
 
 export const inToolMode = { show: { '@tool': [true] } };
 export const outsideToolMode = { hide: { '@tool': [true] } };
