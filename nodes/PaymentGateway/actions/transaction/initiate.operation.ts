@@ -86,11 +86,12 @@ const properties: INodeProperties[] = [
 		displayName: 'Currency',
 		name: 'currency',
 		type: 'string',
-		required: true,
+		// Not marked required: n8n would refuse to publish a whole workflow saved before this field existed. Running
+		// refuses a call that states none.
 		default: '',
 		placeholder: 'e.g. USD',
 		description:
-			"The currency of the order being paid, as the agent states it: the call is refused unless it is this tool's Limit Currency, and the payment is withheld when the gateway's answer shows another",
+			"The currency of the order being paid, as the agent states it (a call that states none is refused): the call is refused unless it is this tool's Limit Currency, and the payment is withheld when the gateway's answer shows another",
 		displayOptions: inToolMode,
 	},
 	{
