@@ -272,9 +272,9 @@ check('(d) a refund of 30 approved in the chat: refused by Maximum Amount per Ca
 	assert.match(above.final, /Maximum Amount per Call of 25/);
 });
 
-check('(e) 0 requests at the sandbox from each of the 9 refused tool calls (a refund of a payment in EUR: but its read)', () => {
+check('(e) 0 requests at the sandbox from each of the 8 refused tool calls (a refund of a payment in EUR: but its read)', () => {
 	for (const { label, requests } of s.refused) log(`${label}: ${requests} requests`);
-	assert.deepEqual(s.refused.map(({ requests }) => requests), [0, 0, 0, 0, 0, 0, 0, 0, 0]);
+	assert.deepEqual(s.refused.map(({ requests }) => requests), [0, 0, 0, 0, 0, 0, 0, 0]);
 });
 
 test('(f) leaks: secrets and card data in what n8n stored (database, logs, files in .n8n)', async (t) => {
