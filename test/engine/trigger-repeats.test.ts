@@ -26,7 +26,7 @@ function triggerOfAnotherProcess(): typeof PaymentGatewayTrigger {
 }
 
 /** Posts every body at the same moment; every answer must be 200. */
-async function allAtOnce(target: WebhookServer, bodies: IDataObject[]): Promise<void> {
+async function allAtOnce(target: WebhookServer, bodies: object[]): Promise<void> {
 	const answers = await Promise.all(bodies.map(async (body) => await notify(target, body)));
 	expect(answers.map((answer) => answer.status)).toEqual(bodies.map(() => 200));
 }
