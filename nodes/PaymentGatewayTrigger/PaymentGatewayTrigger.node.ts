@@ -31,7 +31,8 @@ const NOT_CONFIRMED =
 
 /**
  * The notification as the gateway confirms it: the payment it names, read by its id. When the re-check fails, nothing
- * is confirmed and the item says why; it is emitted all the same, since the gateway will not deliver it again.
+ * is confirmed and the item says why. It is emitted all the same: the gateway had its 200 long before, and a
+ * delivery that does not come again would be a payment lost.
  */
 async function confirmed(ctx: IWebhookFunctions, notification: Notification, timeoutOption: unknown): Promise<IDataObject> {
 	let confirmation: Confirmation;
