@@ -125,8 +125,12 @@ describe('authentic notifications start one execution with one flat item', () =>
 				expect(await notify(own, record)).toMatchObject({ status: 200 });
 				const [execution] = await settled(own);
 				expect(execution.nodeExecutionOrder).toEqual(['Payment Gateway Trigger', 'Payment Gateway']);
-				expect(execution.outputOf('Payment Gateway').map((item) => item.json)).toEqual([
-					{ ...execution.items[0].json, signatureValid: true },
+				// typeVersion 1.2 confirms it again: the gateway's values stay on top, the notification's claims
+				// beside them (only the currency, which the notification did not claim, is newly set aside).
+				const item = execution.items[0].json;
+				expect(item).toMatchObject({ statusVerified: true, notifiedStatus: 'success', currency: 'USD' });
+				expect(execution.outputOf('Payment Gateway').map((output) => output.json)).toEqual([
+					{ ...item, notifiedCurrency: 'USD', signatureValid: true },
 				]);
 			},
 			{ then },

@@ -70,12 +70,15 @@ export function failureOf(error: unknown): ConfirmationFailure {
 	};
 }
 
-/** The record with its four claimable values moved to names that say they are claims. */
+/**
+ * The record with its four claimable values moved to names that say they are claims. A claim already set aside stays:
+ * Verify Signature after the trigger keeps the notification's own claims, not the trigger's confirmed values.
+ */
 export function claimsSetAside(claims: IDataObject): IDataObject {
 	const item: IDataObject = { ...claims };
 	for (const [name, claimName] of Object.entries(CLAIM_NAMES)) {
 		delete item[name];
-		if (name in claims) item[claimName] = claims[name];
+		if (name in claims && !(claimName in claims)) item[claimName] = claims[name];
 	}
 	return item;
 }
