@@ -30,9 +30,18 @@ function optionDefault(typeVersion: number, choices: INodeParameters, option: st
 }
 
 describe('the node description', () => {
-	it('offers typeVersions 1 and 1.1, and the editor adds 1.1', () => {
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+	it('offers typeVersions 1, 1.1 and 1.2, and the editor adds 1.2', () => {
+		expect(description.version).toEqual([1, 1.1, 1.2]);
+		expect(description.defaultVersion).toBe(1.2);
+	});
+
+	it.each([
+		[1, false],
+		[1.1, false],
+		[1.2, true],
+	])('Status → Verify Signature at typeVersion %p: Confirm With Gateway starts %p', (typeVersion, confirms) => {
+		const defaults = editorDefaults(typeVersion, { resource: 'status', operation: 'verifySignature' });
+		expect(defaults.confirmWithGateway).toBe(confirms);
 	});
 
 	it.each([

@@ -1,16 +1,27 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * typeVersion 1.1 changed defaults only. A saved workflow keeps the typeVersion it was made with, and so the defaults
- * it ran with; a node added in the editor gets the newest.
+ * typeVersions 1.1 and 1.2 changed defaults only. A saved workflow keeps the typeVersion it was made with, and so the
+ * defaults it ran with; a node added in the editor gets the newest.
  */
-export const NODE_VERSIONS = [1, 1.1];
-export const NEWEST_VERSION = 1.1;
+export const NODE_VERSIONS = [1, 1.1, 1.2];
+export const NEWEST_VERSION = 1.2;
 
 /** The same field as typeVersion 1 shows it and as later versions do. */
 export function versioned(v1: INodeProperties, later: INodeProperties): INodeProperties[] {
 	return [withShow(v1, { '@version': [1] }), withShow(later, { '@version': [{ _cnd: { gte: 1.1 } }] })];
 }
+
+/** The same field as typeVersions before `since` show it and as `since` and later ones do. */
+export function versionedSince(since: number, before: INodeProperties, later: INodeProperties): INodeProperties[] {
+	return [
+		withShow(before, { '@version': [{ _cnd: { lt: since } }] }),
+		withShow(later, { '@version': [{ _cnd: { gte: since } }] }),
+	];
+}
+
+/** Status → Verify Signature asks the gateway to confirm the payment a valid signature names, since 1.2. */
+export const confirmsWithGateway = (version: number): boolean => version >= 1.2;
 
 function withShow(property: INodeProperties, show: NonNullable<INodeProperties['displayOptions']>['show']): INodeProperties {
 	const displayOptions = property.displayOptions ?? {};
