@@ -6,7 +6,7 @@ import type { CallSettings, Gateway } from '../transport/request';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation/input';
 import type { OperationOption, PaymentGatewayMap, Resource } from './node.type';
-import { NEWEST_VERSION, repeatableDefaults, versioned } from './versions';
+import { repeatableDefaults, versionedFrom } from './versions';
 
 /** What every operation module exports; the router runs `execute` once per input item. */
 export interface OperationModule {
@@ -86,39 +86,45 @@ const headerOptions: INodeProperties[] = [
 
 /**
  * Past 100 requests in flight the gateway's rate limits (undocumented) are the likelier bound than the waiting:
- * 1,000 status reads at 40 s each take 13 minutes at 50 and 7 at 100. A 429 is retried with Max Retries.
+ * 1,000 status reads at 40 s each take 13 minutes at 50 and 7 at 100. A 429 is retried with Max Retries. It is also
+ * the most the adaptive limit (typeVersion 1.2, Concurrency not set) ever reaches.
  */
 export const MAX_CONCURRENCY = 100;
+
+const FIXED_CONCURRENCY =
+	'How many requests may be in flight at once when many items come in, up to 100. The gateway can take 30-40 s per answer: 1,000 orders then take about 7 minutes at 100.';
+const ADAPTIVE_CONCURRENCY =
+	"Leave this option out and the node finds the gateway's pace itself: it starts at 20 requests in flight, adds more while answers come back without a rate limit and as fast as before, and backs off at once on a 429, a 503 or slower answers, never above 100. Set, exactly this many go at once (up to 100) and the node does not adapt. A Retry-After from the gateway pauses every request of the run either way.";
 
 /**
  * Offered where a call may be sent again: the reads, and deleting a stored card, whose second attempt after an
  * unanswered first one finds the card gone and counts that as deleted. Their defaults depend on the typeVersion.
  */
-const repeatableOptions: INodeProperties[] = [
-	{
-		displayName: 'Concurrency',
-		name: 'concurrency',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-		default: 1,
-		description:
-			'How many requests may be in flight at once when many items come in, up to 100. The gateway can take 30-40 s per answer: 1,000 orders then take about 7 minutes at 100.',
-	},
-	{
-		displayName: 'Max Retries',
-		name: 'maxRetries',
-		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 10 },
-		default: 0,
-		description:
-			'How often to retry after a rate limit (429), a gateway error (5xx) or a network error, waiting as the gateway asks (Retry-After)',
-	},
-];
-
 function repeatableOptionsOf(version: number): INodeProperties[] {
-	const defaults: Record<string, number> = repeatableDefaults(version);
-	return repeatableOptions.map((option) => ({ ...option, default: defaults[option.name] }));
+	const defaults = repeatableDefaults(version);
+	return [
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+			default: defaults.concurrency,
+			description: defaults.adaptive ? ADAPTIVE_CONCURRENCY : FIXED_CONCURRENCY,
+		},
+		{
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 10 },
+			default: defaults.maxRetries,
+			description:
+				'How often to retry after a rate limit (429), a gateway error (5xx) or a network error, waiting as the gateway asks (Retry-After)',
+		},
+	];
 }
+
+/** The typeVersions from which the repeatable options change their defaults. */
+const REPEATABLE_FORMS = [1, 1.1, 1.2];
 
 /**
  * The `options` collection: header overrides and timeout everywhere; concurrency and retries only for calls that are
@@ -131,7 +137,7 @@ export function optionsCollection(kind: 'sentOnce' | 'repeatable', extra: INodeP
 		return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 	};
 	if (kind === 'sentOnce') return [collection([])];
-	return versioned(collection(repeatableOptionsOf(1)), collection(repeatableOptionsOf(NEWEST_VERSION)));
+	return versionedFrom(REPEATABLE_FORMS.map((version) => [version, collection(repeatableOptionsOf(version))]));
 }
 
 const HEADER_LABELS: Record<string, string> = {

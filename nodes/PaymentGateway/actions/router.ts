@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Gateway } from '../transport/request';
 import { openGateway } from '../transport/request';
+import { AdaptiveLimit, Pace } from '../transport/adaptiveLimit';
 import { InvalidCredential } from '../validation/credential';
 import { InvalidInput } from '../validation/input';
 import type { OperationModule } from './common';
@@ -103,11 +104,21 @@ function failuresHint(ctx: IExecuteFunctions, failures: number, total: number): 
 	};
 }
 
-/** Only repeatable operations offer the option; orders, payments and refunds always go one item at a time. */
-function concurrencyOf(ctx: IExecuteFunctions, sendsOnce: boolean): number {
-	if (sendsOnce) return 1;
-	const value = ctx.getNodeParameter('options.concurrency', 0, repeatableDefaults(ctx.getNode().typeVersion).concurrency);
-	return typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), MAX_CONCURRENCY) : 1;
+/**
+ * How many items run at once, and the pace their requests keep. Only repeatable operations offer Concurrency; orders,
+ * payments and refunds always go one item at a time, unpaced. Since typeVersion 1.2 a run without Concurrency finds
+ * the gateway's pace (up to MAX_CONCURRENCY), and one with it keeps exactly that many; both pause on a Retry-After.
+ */
+function concurrencyOf(ctx: IExecuteFunctions, sendsOnce: boolean): { workers: number; pace?: Pace } {
+	if (sendsOnce) return { workers: 1 };
+	const defaults = repeatableDefaults(ctx.getNode().typeVersion);
+	const set = ctx.getNodeParameter('options.concurrency', 0, undefined) as unknown;
+	if (set === undefined && defaults.adaptive) {
+		return { workers: MAX_CONCURRENCY, pace: new Pace(new AdaptiveLimit(MAX_CONCURRENCY)) };
+	}
+	const value = set ?? defaults.concurrency;
+	const workers = typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), MAX_CONCURRENCY) : 1;
+	return { workers, pace: defaults.pacedRun ? new Pace(new AdaptiveLimit(MAX_CONCURRENCY, undefined, workers)) : undefined };
 }
 
 /**
@@ -126,10 +137,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	// One read of the credential for the whole execution, shared by every item and worker.
-	let gateway: Promise<Gateway> | undefined;
-	const gatewayOnce = async () => await (gateway ??= openGateway(this));
-
 	const node = this.getNode();
+	const { workers, pace } = concurrencyOf(this, operationModule.sendsOnce === true);
+	let gateway: Promise<Gateway> | undefined;
+	const gatewayOnce = async () => await (gateway ??= openGateway(this, pace));
+
 	const refuseRetries = operationModule.sendsOnce === true && node.retryOnFail === true;
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const outputs: Array<IDataObject[] | undefined> = new Array(items.length);
@@ -153,8 +165,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 		}
 	};
-	const workers = Math.min(concurrencyOf(this, operationModule.sendsOnce === true), Math.max(items.length, 1));
-	await Promise.all(Array.from({ length: workers }, worker));
+	await Promise.all(Array.from({ length: Math.min(workers, Math.max(items.length, 1)) }, worker));
 	if (stopError) throw stopError;
 
 	const hints = operationModule.hints?.call(this, outputs) ?? [];
