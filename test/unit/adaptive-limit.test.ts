@@ -176,7 +176,7 @@ describe('AdaptiveLimit, the rule', () => {
 		expect(rule.mayStart()).toBe(true);
 	});
 
-	it('does not try the refused level again for ten times the pause, then probes one step', () => {
+	it('does not try the refused level again for twenty times the pause, then probes one step', () => {
 		let now = 0;
 		const rule = new AdaptiveLimit(100, () => now);
 		const tickets = started(rule, 20);
@@ -190,7 +190,7 @@ describe('AdaptiveLimit, the rule', () => {
 				for (const ticket of inFlight) rule.finish(ticket, { kind: 'answered' });
 			}
 		};
-		roundTrips(48); // 9.6 s of answers without a refusal
+		roundTrips(98); // 19.6 s of answers without a refusal
 		expect(rule.limit).toBe(10);
 		roundTrips(3);
 		expect(rule.limit).toBe(11);
@@ -223,7 +223,7 @@ describe('AdaptiveLimit, the rule', () => {
 		expect(rule.pauseLeft()).toBe(500);
 	});
 
-	it('another failure (a 404, a 500) changes nothing', () => {
+	it('an outcome that says nothing of the load (a 500, a reset) changes nothing', () => {
 		let now = 0;
 		const rule = new AdaptiveLimit(100, () => now);
 		const tickets = started(rule, 20);

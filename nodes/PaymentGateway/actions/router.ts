@@ -112,8 +112,9 @@ function failuresHint(ctx: IExecuteFunctions, failures: number, total: number): 
 function concurrencyOf(ctx: IExecuteFunctions, sendsOnce: boolean): { workers: number; pace?: Pace } {
 	if (sendsOnce) return { workers: 1 };
 	const defaults = repeatableDefaults(ctx.getNode().typeVersion);
-	const set = ctx.getNodeParameter('options.concurrency', 0, undefined) as unknown;
-	if (set === undefined && defaults.adaptive) {
+	// null when the workflow does not set it (n8n refuses undefined as a fallback).
+	const set = ctx.getNodeParameter('options.concurrency', 0, null) as unknown;
+	if (set === null && defaults.adaptive) {
 		return { workers: MAX_CONCURRENCY, pace: new Pace(new AdaptiveLimit(MAX_CONCURRENCY)) };
 	}
 	const value = set ?? defaults.concurrency;

@@ -13,7 +13,7 @@ import { sleep } from 'n8n-workflow';
  *   the number in flight when the refused request was sent, and never below half of what it was when the refusals
  *   began; refusals of requests sent before that cut belong to the same episode and do not cut again (NewReno);
  * - the refused level is not tried again for PROBE_WAIT times the pause the refusal asked for (or the round trip):
- *   a refusal with Retry-After stops the whole run, so probing for more costs at most about a tenth of the time;
+ *   a refusal with Retry-After stops the whole run, so probing for more costs at most about a twentieth of the time;
  * - answers that take more than LATENCY_TOLERANCE times the run's usual time (a short against a long average, as in
  *   Gradient2) cut the limit in proportion, at most once per round trip, before the gateway has to refuse anything.
  * Loss-based AIMD alone would probe above a known limit every few round trips and pay a Retry-After pause each time;
@@ -22,7 +22,7 @@ import { sleep } from 'n8n-workflow';
 export const INITIAL_LIMIT = 20;
 const LATENCY_TOLERANCE = 2;
 const BACKOFF = 0.5;
-const PROBE_WAIT = 10;
+const PROBE_WAIT = 20;
 const SHORT_SMOOTHING = 0.2;
 const BASE_DRIFT = 0.1;
 
@@ -30,7 +30,7 @@ const BASE_DRIFT = 0.1;
 export type PaceOutcome =
 	| { kind: 'answered' }
 	| { kind: 'refused'; pauseMs?: number }
-	/** Any other failure (a 404, a 500, a reset): it says nothing about the load. */
+	/** A 5xx other than 503, a reset, an answer that is not JSON: it says nothing about the load. */
 	| { kind: 'other' };
 
 /** One attempt in flight. */

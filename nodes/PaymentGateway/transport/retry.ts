@@ -42,12 +42,13 @@ export function retryDelayMs(attempt: number, retryAfter: unknown): number {
 
 /**
  * What an answer says of the gateway's load: a 429 or 503 (by HTTP status or resCode) is a refusal, with the pause its
- * Retry-After asks for; a success is an answer whose time counts; anything else says nothing.
+ * Retry-After asks for; any other JSON answer below 500 (an order's status, or "not found") is the gateway keeping
+ * up, and its time counts; a 5xx or an answer that is not JSON says nothing.
  */
 export function paceOutcome(httpStatus: number, body: IDataObject | undefined, retryAfter: unknown): PaceOutcome {
 	const code = body ? numericResCode(body) : undefined;
 	if ([httpStatus, code].some((status) => status === 429 || status === 503)) {
 		return { kind: 'refused', pauseMs: retryAfterMs(retryAfter) };
 	}
-	return httpStatus < 300 && body && (code === undefined || code < 300) ? { kind: 'answered' } : { kind: 'other' };
+	return httpStatus < 500 && body && (code === undefined || code < 500) ? { kind: 'answered' } : { kind: 'other' };
 }
