@@ -1,3 +1,4 @@
+import { startSandbox } from '../../sandbox/gateway';
 import { axios, checkStatus, control, createOrder, useSandbox } from './support';
 
 // The capacity setting: a gateway that serves so many requests at once and refuses, or queues, the rest. What is
@@ -82,4 +83,14 @@ test('the control API reads and sets it; reset() keeps it, like the latency; bad
 		expect(refused.status).toBe(400);
 	}
 	expect((await axios.post(control('/capacity'), { serves: null })).data).toEqual({ serves: null });
+});
+
+test('startSandbox takes it as an option, and refuses a bad one', async () => {
+	const other = await startSandbox({ capacity: { serves: 4, beyond: 'wait', retryAfter: null } });
+	try {
+		expect(other.capacity).toEqual({ serves: 4, beyond: 'wait', retryAfter: null });
+	} finally {
+		await other.close();
+	}
+	await expect(startSandbox({ capacity: { serves: -1 } })).rejects.toThrow('serves must be a positive integer');
 });

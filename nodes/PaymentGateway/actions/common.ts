@@ -100,27 +100,33 @@ const ADAPTIVE_CONCURRENCY =
  * Offered where a call may be sent again: the reads, and deleting a stored card, whose second attempt after an
  * unanswered first one finds the card gone and counts that as deleted. Their defaults depend on the typeVersion.
  */
+const repeatableOptions: INodeProperties[] = [
+	{
+		displayName: 'Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+		default: 1,
+		description: FIXED_CONCURRENCY,
+	},
+	{
+		displayName: 'Max Retries',
+		name: 'maxRetries',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 10 },
+		default: 0,
+		description:
+			'How often to retry after a rate limit (429), a gateway error (5xx) or a network error, waiting as the gateway asks (Retry-After)',
+	},
+];
+
 function repeatableOptionsOf(version: number): INodeProperties[] {
 	const defaults = repeatableDefaults(version);
-	return [
-		{
-			displayName: 'Concurrency',
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-			default: defaults.concurrency,
-			description: defaults.adaptive ? ADAPTIVE_CONCURRENCY : FIXED_CONCURRENCY,
-		},
-		{
-			displayName: 'Max Retries',
-			name: 'maxRetries',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 10 },
-			default: defaults.maxRetries,
-			description:
-				'How often to retry after a rate limit (429), a gateway error (5xx) or a network error, waiting as the gateway asks (Retry-After)',
-		},
-	];
+	const byVersion: Record<string, Partial<INodeProperties>> = {
+		concurrency: { default: defaults.concurrency, ...(defaults.adaptive ? { description: ADAPTIVE_CONCURRENCY } : {}) },
+		maxRetries: { default: defaults.maxRetries },
+	};
+	return repeatableOptions.map((option) => ({ ...option, ...byVersion[option.name] }));
 }
 
 /** The typeVersions from which the repeatable options change their defaults. */
