@@ -234,8 +234,8 @@ async function memory(sandbox, orderIds, floorHeaders) {
 }
 
 async function everySection(sandbox, results) {
-	progress(`setting up ${Math.max(N, ...MEMORY_N, 200)} paid orders ...`);
-	const { orderIds: allOrderIds, nodeHeaders } = await paidOrders(sandbox, Math.max(N, ...MEMORY_N, 200));
+	progress(`setting up ${Math.max(N, ...MEMORY_N, 200, CAPACITY_ITEMS)} paid orders ...`);
+	const { orderIds: allOrderIds, nodeHeaders } = await paidOrders(sandbox, Math.max(N, ...MEMORY_N, 200, CAPACITY_ITEMS));
 	const orderIds = allOrderIds.slice(0, N);
 	const plain = plainClient(sandbox, nodeHeaders);
 	const plainNewConnection = plainClient(sandbox, nodeHeaders, { freshConnection: true });

@@ -14,8 +14,9 @@ import { sleep } from 'n8n-workflow';
  *   began; refusals of requests sent before that cut belong to the same episode and do not cut again (NewReno);
  * - the refused level is not tried again for PROBE_WAIT times the pause the refusal asked for (or the round trip):
  *   a refusal with Retry-After stops the whole run, so probing for more costs at most about a twentieth of the time;
- * - answers that take more than LATENCY_TOLERANCE times the run's usual time (a short against a long average, as in
- *   Gradient2) cut the limit in proportion, at most once per round trip, before the gateway has to refuse anything.
+ * - answers that take more than LATENCY_TOLERANCE times the run's usual time (a recent average against the lowest it
+ *   has been, as Vegas' base time, which follows slower times up as Gradient2's long average does) cut the limit in
+ *   proportion, to half at most, at most once per round trip, before the gateway has to refuse anything.
  * Loss-based AIMD alone would probe above a known limit every few round trips and pay a Retry-After pause each time;
  * a latency signal alone (Vegas) sees nothing at a gateway that refuses quickly instead of slowing down.
  */
