@@ -267,6 +267,31 @@ describe('Pace, against a simulated gateway (200 ms an answer, Retry-After 1 s)'
 		expect([adaptive.seconds, fifty.seconds]).toEqual([5, 6]);
 	});
 
+	it('what the start costs without a limit: one round trip more than 50 at once on some short runs, none from 151 items', async () => {
+		const roundTrips = async (items: number, fixed?: number) =>
+			(await simulate({ capacity: Infinity, latencyMs: 1000 }, items, fixed)).seconds;
+		const compared: Array<[number, number, number]> = [];
+		for (const items of [20, 21, 50, 51, 61, 100, 101, 141, 150, 151, 200, 240, 1000]) {
+			compared.push([items, await roundTrips(items), await roundTrips(items, 50)]);
+		}
+		// [items, round trips of the adaptive limit, round trips at 50 at once], as docs/performance.md says.
+		expect(compared).toEqual([
+			[20, 1, 1],
+			[21, 2, 1],
+			[50, 2, 1],
+			[51, 2, 2],
+			[61, 3, 2],
+			[100, 3, 2],
+			[101, 3, 3],
+			[141, 4, 3],
+			[150, 4, 3],
+			[151, 4, 4],
+			[200, 4, 4],
+			[240, 4, 5],
+			[1000, 12, 20],
+		]);
+	});
+
 	it('a gateway that slows down under load instead of refusing: the limit stops well short of the maximum', async () => {
 		// 100 ms, plus 20 ms for each request it is already serving.
 		const adaptive = await simulate({ capacity: Infinity, latencyMs: 100, loadLatencyMs: 20 }, 500);
