@@ -78,7 +78,37 @@ function runners(gateway, sandbox, statusHeaders) {
 	return list;
 }
 
-/** Every gateway and runner, one after another; `progress` reports each run as it ends. */
+/** One run at the current gateway, as the sandbox saw it. */
+async function measured(sandbox, run, ids) {
+	const { ms, result: itemsFailed } = await timed(() => run(ids));
+	const log = await sandbox.takeLog();
+	const throttled = log.byStatus[429] ?? 0;
+	return { wallMs: ms, sandboxSpanMs: log.spanMs, itemsFailed, requests: log.count, throttled, maxInFlight: log.maxInFlight };
+}
+
+const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/** Times are the runs' mean; failures, throttling and requests in flight the worst of them. */
+function summary(label, rounds) {
+	const worst = rounds.reduce((a, b) => (b.throttled / b.requests > a.throttled / a.requests ? b : a));
+	return {
+		label,
+		rounds,
+		wallMs: mean(rounds.map((round) => round.wallMs)),
+		sandboxSpanMs: mean(rounds.map((round) => round.sandboxSpanMs)),
+		itemsFailed: Math.max(...rounds.map((round) => round.itemsFailed)),
+		requests: worst.requests,
+		throttled: worst.throttled,
+		throttledShare: worst.throttled / worst.requests,
+		maxInFlight: Math.max(...rounds.map((round) => round.maxInFlight)),
+	};
+}
+
+/**
+ * Every gateway and runner; `progress` reports each run as it ends. The two runners each gateway compares (untuned
+ * against hand-tuned, or against typeVersion 1.1 without a limit) run twice, in the order A B B A, so that a load
+ * on the machine that rises or falls during the section weighs on both alike.
+ */
 async function unknownCapacity(sandbox, statusHeaders, orderIds, progress) {
 	const result = { retryAfterSeconds: RETRY_AFTER_S, gateways: [] };
 	for (const gateway of GATEWAYS) {
@@ -86,26 +116,20 @@ async function unknownCapacity(sandbox, statusHeaders, orderIds, progress) {
 		await sandbox.setCapacity(gateway.serves === null ? null : { serves: gateway.serves, retryAfter: RETRY_AFTER_S });
 		await sandbox.setLatency(gateway.latencyMs);
 		await sandbox.takeLog();
-		const row = { ...gateway, runs: {} };
-		for (const { key, label, run } of runners(gateway, sandbox, statusHeaders)) {
-			const { ms, result: itemsFailed } = await timed(() => run(ids));
-			const log = await sandbox.takeLog();
-			const throttled = log.byStatus[429] ?? 0;
-			row.runs[key] = {
-				label,
-				wallMs: ms,
-				sandboxSpanMs: log.spanMs,
-				itemsFailed,
-				requests: log.count,
-				throttled,
-				throttledShare: throttled / log.count,
-				maxInFlight: log.maxInFlight,
-			};
+		const list = runners(gateway, sandbox, statusHeaders);
+		const byKey = Object.fromEntries(list.map((runner) => [runner.key, runner]));
+		const [first, second] = gateway.serves === null ? ['untuned', 'typeVersion11'] : ['handTuned', 'untuned'];
+		const order = [first, second, second, first, ...list.map(({ key }) => key).filter((key) => key !== first && key !== second)];
+		const rounds = {};
+		for (const key of order) {
+			const round = await measured(sandbox, byKey[key].run, ids);
+			(rounds[key] ??= []).push(round);
 			progress(
-				`  ${gateway.key} ${key}: ${(log.spanMs / 1000).toFixed(2)} s, ${itemsFailed} of ${ids.length} failed,` +
-					` ${throttled} of ${log.count} requests throttled, at most ${log.maxInFlight} in flight`,
+				`  ${gateway.key} ${key}: ${(round.sandboxSpanMs / 1000).toFixed(2)} s, ${round.itemsFailed} of ${ids.length} failed,` +
+					` ${round.throttled} of ${round.requests} requests throttled, at most ${round.maxInFlight} in flight`,
 			);
 		}
+		const row = { ...gateway, runs: Object.fromEntries(list.map(({ key, label }) => [key, summary(label, rounds[key])])) };
 		const { untuned, handTuned, typeVersion11 } = row.runs;
 		row.untunedToHandTuned = handTuned ? untuned.sandboxSpanMs / handTuned.sandboxSpanMs : undefined;
 		row.untunedToTypeVersion11 = untuned.sandboxSpanMs / typeVersion11.sandboxSpanMs;
@@ -120,14 +144,16 @@ function printUnknownCapacity(capacity) {
 	if (!capacity) return;
 	console.log(
 		`\nA gateway of unknown capacity: status reads; it serves so many at once and answers 429 (Retry-After ${capacity.retryAfterSeconds} s) beyond.` +
-			' On Error: Continue in every run; times and requests in flight as the sandbox saw them',
+			' On Error: Continue in every run; times and requests in flight as the sandbox saw them; the two runners compared' +
+			' at each gateway ran twice (A B B A): their mean time, the worst of their other figures',
 	);
 	for (const gateway of capacity.gateways) {
 		const serves = gateway.serves === null ? 'no limit' : `serves ${gateway.serves} at once`;
 		console.log(`  ${serves}, ${gateway.latencyMs} ms an answer, ${gateway.items} items:`);
 		for (const run of Object.values(gateway.runs)) {
+			const each = run.rounds.length > 1 ? ` (${run.rounds.map((round) => (round.sandboxSpanMs / 1000).toFixed(2)).join(' and ')})` : '';
 			console.log(
-				`    ${run.label.padEnd(52)} ${(run.sandboxSpanMs / 1000).toFixed(2).padStart(6)} s  ${String(run.itemsFailed).padStart(4)} failed` +
+				`    ${run.label.padEnd(52)} ${(run.sandboxSpanMs / 1000).toFixed(2).padStart(6)} s${each.padEnd(16)}  ${String(run.itemsFailed).padStart(4)} failed` +
 					`  ${(100 * run.throttledShare).toFixed(1).padStart(5)} % of ${String(run.requests).padStart(5)} requests throttled` +
 					`  at most ${run.maxInFlight} in flight`,
 			);

@@ -196,7 +196,7 @@ describe('AdaptiveLimit, the rule', () => {
 		expect(rule.limit).toBe(11);
 	});
 
-	it('backs off when answers take more than twice as long as usual, before anything is refused', () => {
+	it('backs off when answers take more than three times as long as usual, before anything is refused', () => {
 		let now = 0;
 		const rule = new AdaptiveLimit(100, () => now);
 		const round = (latency: number) => {
@@ -210,6 +210,21 @@ describe('AdaptiveLimit, the rule', () => {
 		round(1000);
 		expect(rule.limit).toBeLessThan(before);
 		expect(rule.limit).toBeGreaterThanOrEqual(Math.floor(before / 2));
+	});
+
+	it('does not back off when answers take up to three times as long: that much the node's own load can cause', () => {
+		let now = 0;
+		const rule = new AdaptiveLimit(100, () => now);
+		const round = (latency: number) => {
+			const inFlight = started(rule, rule.limit);
+			now += latency;
+			for (const ticket of inFlight) rule.finish(ticket, { kind: 'answered' });
+		};
+		round(200);
+		round(200);
+		const before = rule.limit;
+		round(500);
+		expect(rule.limit).toBeGreaterThan(before);
 	});
 
 	it('a fixed limit never moves, and still pauses on a Retry-After', () => {

@@ -21,7 +21,9 @@ import { sleep } from 'n8n-workflow';
  * a latency signal alone (Vegas) sees nothing at a gateway that refuses quickly instead of slowing down.
  */
 export const INITIAL_LIMIT = 20;
-const LATENCY_TOLERANCE = 2;
+// Gradient2 tolerates 1.5; here answers are timed in n8n's busy process, where on a loaded 2-core machine the node's
+// own CPU made 200 ms answers look twice as slow at 100 in flight, and cut a limit the gateway was not pushing on.
+const LATENCY_TOLERANCE = 3;
 const BACKOFF = 0.5;
 const PROBE_WAIT = 20;
 const SHORT_SMOOTHING = 0.2;
