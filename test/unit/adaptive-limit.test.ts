@@ -212,7 +212,7 @@ describe('AdaptiveLimit, the rule', () => {
 		expect(rule.limit).toBeGreaterThanOrEqual(Math.floor(before / 2));
 	});
 
-	it('does not back off when answers take up to three times as long: that much the node's own load can cause', () => {
+	it("does not back off when answers take up to three times as long: that much the node's own load can cause", () => {
 		let now = 0;
 		const rule = new AdaptiveLimit(100, () => now);
 		const round = (latency: number) => {
