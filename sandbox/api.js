@@ -37,7 +37,8 @@ function claimedClientId(req) {
 }
 
 /**
- * `ctx`: { shortPrefix, shortTable, longTable, clientById, faults, requests, latency(), delay(ms), schedule(fn, ms) }.
+ * `ctx`: { shortPrefix, shortTable, longTable, clientById, faults, capacity, requests, latency(), delay(ms),
+ * schedule(fn, ms) }.
  * Returns the request handler for everything outside the control API.
  */
 function createApiHandler(ctx) {
@@ -111,7 +112,6 @@ function createApiHandler(ctx) {
 		const rawBody = await readBody(req);
 		entry.body = rawBody.toString('utf8');
 		ctx.requests.push(entry);
-		await ctx.delay(ctx.latency());
 
 		const logged = (status, resCode) => {
 			entry.status = status;
@@ -135,6 +135,15 @@ function createApiHandler(ctx) {
 			},
 			schedule: ctx.schedule,
 		};
+
+		// Injected faults answer whatever the load; other requests need a place under the capacity first.
+		if (!fault && !(await ctx.capacity.admit(res))) {
+			if (res.destroyed) return;
+			entry.fault = 'capacity';
+			ctx.capacity.refusal(io.send);
+			return;
+		}
+		await ctx.delay(ctx.latency());
 
 		if (!fault) {
 			const { status, body } = answer(req, resolved, rawBody, search);

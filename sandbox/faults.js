@@ -210,4 +210,84 @@ function createFaultTable() {
 	};
 }
 
-module.exports = { KINDS, createFaultTable };
+const BEYOND = ['refuse', 'wait'];
+
+/** Checks a capacity as given to setCapacity; null (or `serves: null`) means no limit. */
+function normalizeCapacity(options) {
+	if (options === null || options === undefined || options.serves === null) return null;
+	const { serves, beyond = 'refuse', retryAfter = 1 } = options;
+	if (!positiveInteger(serves)) throw new TypeError('serves must be a positive integer, or null for no limit');
+	if (!BEYOND.includes(beyond)) throw new TypeError(`beyond must be one of: ${BEYOND.join(', ')}`);
+	if (!(retryAfter === null || typeof retryAfter === 'string' || (typeof retryAfter === 'number' && retryAfter >= 0))) {
+		throw new TypeError('retryAfter must be a number of seconds, an HTTP date or null');
+	}
+	return { serves, beyond, retryAfter };
+}
+
+/**
+ * How many API requests the gateway serves at once, and what the others get: a 429 at once (`refuse`, with
+ * `Retry-After` unless retryAfter is null), or a wait for a free place, so that latency grows with load (`wait`).
+ * A place is held from admission until the answer is fully sent or the connection closes.
+ */
+function createCapacity() {
+	let settings = null;
+	let serving = 0;
+	const waiting = [];
+	const next = () => {
+		while (waiting.length > 0 && (settings === null || serving < settings.serves)) waiting.shift()();
+	};
+	const hold = (res) => {
+		serving++;
+		let held = true;
+		const free = () => {
+			if (!held) return;
+			held = false;
+			serving--;
+			next();
+		};
+		res.once('finish', free);
+		res.once('close', free);
+	};
+	return {
+		get settings() {
+			return settings === null ? { serves: null } : { ...settings };
+		},
+		get serving() {
+			return serving;
+		},
+		set(options) {
+			settings = normalizeCapacity(options);
+			next();
+		},
+		/** Resolves true once the request holds a place, false when it is refused. */
+		admit(res) {
+			if (settings === null || serving < settings.serves) {
+				hold(res);
+				return Promise.resolve(true);
+			}
+			if (settings.beyond === 'refuse') return Promise.resolve(false);
+			return new Promise((resolve) => {
+				const enter = () => {
+					res.off('close', leave);
+					if (res.destroyed) return resolve(false);
+					hold(res);
+					resolve(true);
+				};
+				// A client that gives up while waiting leaves the queue.
+				const leave = () => {
+					const index = waiting.indexOf(enter);
+					if (index >= 0) waiting.splice(index, 1);
+					resolve(false);
+				};
+				res.once('close', leave);
+				waiting.push(enter);
+			});
+		},
+		refusal(send) {
+			const headers = settings.retryAfter === null ? {} : retryAfterHeader(settings);
+			send(429, failureEnvelope(429, failureMessage(429)), headers);
+		},
+	};
+}
+
+module.exports = { KINDS, createCapacity, createFaultTable };

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Gateway } from '../transport/request';
 import { openGateway } from '../transport/request';
+import { AdaptiveLimit, Pace } from '../transport/adaptiveLimit';
 import { InvalidCredential } from '../validation/credential';
 import { InvalidInput } from '../validation/input';
 import type { OperationModule } from './common';
@@ -151,11 +152,22 @@ function failuresHint(ctx: IExecuteFunctions, failures: number, total: number): 
 	};
 }
 
-/** Only repeatable operations offer the option; orders, payments and refunds always go one item at a time. */
-function concurrencyOf(ctx: IExecuteFunctions, sendsOnce: boolean): number {
-	if (sendsOnce) return 1;
-	const value = ctx.getNodeParameter('options.concurrency', 0, repeatableDefaults(ctx.getNode().typeVersion).concurrency);
-	return typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), MAX_CONCURRENCY) : 1;
+/**
+ * How many items run at once, and the pace their requests keep. Only repeatable operations offer Concurrency; orders,
+ * payments and refunds always go one item at a time, unpaced. Since typeVersion 1.2 a run without Concurrency finds
+ * the gateway's pace (up to MAX_CONCURRENCY), and one with it keeps exactly that many; both pause on a Retry-After.
+ */
+function concurrencyOf(ctx: IExecuteFunctions, sendsOnce: boolean): { workers: number; pace?: Pace } {
+	if (sendsOnce) return { workers: 1 };
+	const defaults = repeatableDefaults(ctx.getNode().typeVersion);
+	// null when the workflow does not set it (n8n refuses undefined as a fallback).
+	const set = ctx.getNodeParameter('options.concurrency', 0, null) as unknown;
+	if (set === null && defaults.adaptive) {
+		return { workers: MAX_CONCURRENCY, pace: new Pace(new AdaptiveLimit(MAX_CONCURRENCY)) };
+	}
+	const value = set ?? defaults.concurrency;
+	const workers = typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), MAX_CONCURRENCY) : 1;
+	return { workers, pace: defaults.pacedRun ? new Pace(new AdaptiveLimit(MAX_CONCURRENCY, undefined, workers)) : undefined };
 }
 
 /**
@@ -174,11 +186,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	// One read of the credential for the whole execution, shared by every item and worker.
-	let gateway: Promise<Gateway> | undefined;
-	const gatewayOnce = async () => await (gateway ??= openGateway(this));
-
 	const node = this.getNode();
 	const sendsOnce = operationModule.sendsOnce === true;
+	const { workers, pace } = concurrencyOf(this, sendsOnce);
+	let gateway: Promise<Gateway> | undefined;
+	const gatewayOnce = async () => await (gateway ??= openGateway(this, pace));
+
 	const refuseRetries = sendsOnce && node.retryOnFail === true;
 	const refuseExecutionRetry = sendsOnce && this.getMode() === 'retry';
 	const results: INodeExecutionData[][] = new Array(items.length);
@@ -208,8 +221,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 		}
 	};
-	const workers = Math.min(concurrencyOf(this, sendsOnce), Math.max(items.length, 1));
-	await Promise.all(Array.from({ length: workers }, worker));
+	await Promise.all(Array.from({ length: Math.min(workers, Math.max(items.length, 1)) }, worker));
 	if (stopError) throw sendsOnce ? withSentItems(stopError, stopIndex, outputs, items.length) : stopError;
 
 	const opened = await gateway?.catch(() => undefined);

@@ -8,7 +8,7 @@ import { requireText } from '../../validation/input';
 import { callSettings } from '../common';
 import { orderIdField, paymentIdField } from '../fields';
 import { outsideToolMode, toolDescriptionField } from '../toolMode';
-import { confirmsWithGateway, versionedSince } from '../versions';
+import { confirmsWithGateway, versionedFrom } from '../versions';
 import { claimsSetAside, confirmedItem, confirmPayment } from './confirm';
 
 const confirmWithGatewayField: INodeProperties = {
@@ -42,7 +42,10 @@ const properties: INodeProperties[] = [
 		default: '={{ $json.signature }}',
 		description: 'The signature to check: lowercase hex HMAC-SHA256 of "orderId|paymentId" keyed with the client secret',
 	},
-	...versionedSince(1.2, { ...confirmWithGatewayField, default: false }, confirmWithGatewayField),
+	...versionedFrom([
+		[1, { ...confirmWithGatewayField, default: false }],
+		[1.2, confirmWithGatewayField],
+	]),
 ];
 
 export const description = updateDisplayOptions(
