@@ -100,6 +100,23 @@ describe.each(writes)('%s in execution mode "retry"', (_label, parametersFor) =>
 	});
 });
 
+describe('a sub-workflow run again by a retried execution (its own mode "integrated", its root\'s "retry")', () => {
+	it.each(writes)('%s: refused before anything is sent', async (_label, parametersFor) => {
+		const parameters = await parametersFor();
+		sandbox.clearLog();
+		const result = await runNode(sandbox, parameters, [{}], { mode: 'integrated', rootExecutionMode: 'retry' });
+		expect(result.error?.message).toMatch(RETRY_REFUSAL);
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	it('a sub-workflow of an execution that is no retry sends as usual', async () => {
+		sandbox.clearLog();
+		const result = await runNode(sandbox, orderParameters(), [{}], { mode: 'integrated', rootExecutionMode: 'trigger' });
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(1);
+	});
+});
+
 describe('reads and Delete run in a retried execution', () => {
 	it('Status → Get by Payment ID reads the payment', async () => {
 		const { paymentId } = await settledPayment(sandbox, 'success');

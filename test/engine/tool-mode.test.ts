@@ -395,6 +395,19 @@ describe('the limits are in one currency (Limit Currency)', () => {
 		expect(JSON.stringify(result.answers)).not.toMatch(/formData|redirectionData/);
 		expect(sentTo('/transaction/initiate')).toHaveLength(1);
 	});
+
+	it.each([
+		['an amount that is no plain number', { amount: '4,999.000', currency: 'USD' }],
+		['no amount', { currency: 'USD' }],
+		['no currency', { amount: 20 }],
+	])('an answer with %s proves nothing: the confirmation page is withheld', async (_label, shown) => {
+		const { orderId, digitalCardId } = await storedCardAndOrder({ amount: 20 });
+		const data = { paymentId: 'PAY0000000000000000000000000000000A', orderId, ...shown, redirectionData: { url: 'https://bank.example.com/otp' } };
+		sandbox.injectFault({ match: '/transaction/initiate', status: 200, body: { resCode: 200, status: 'success', data } });
+		const result = await asTool(tokenTool(orderId, digitalCardId, limits(30)), [{ args: { amount: 20, currency: 'USD' } }]);
+		expect(result.answers[0].error).toMatch(/^Refused after the gateway answered: .*Its confirmation page is withheld/);
+		expect(JSON.stringify(result.answers)).not.toMatch(/bank\.example\.com|redirectionData/);
+	});
 });
 
 describe('a budget per execution (Maximum Total per Execution)', () => {
@@ -458,6 +471,30 @@ describe('a budget per execution (Maximum Total per Execution)', () => {
 		expect(noAnswer.answers[0].error).toMatch(/could not reach the payment gateway|did not answer/);
 		expect(noAnswer.answers[1].error).toMatch(/would take this tool above its Maximum Total per Execution of 10 USD: it has moved 8 USD/);
 		expect(sentTo('/transaction/refund')).toHaveLength(1);
+	});
+
+	it.each([
+		['a 5xx under HTTP 200', { status: 200, body: { resCode: 500, status: 'failure', errMessage: 'Internal error' } }],
+		['a proxy page of 408', { kind: 'html', status: 408 }],
+		['a proxy page of 400', { kind: 'html', status: 400 }],
+	] as Array<[string, object]>)('a refund answered with %s may have moved money: its amount stays counted', async (_label, fault) => {
+		const paymentId = await paidPayment();
+		sandbox.injectFault({ match: '/transaction/refund', method: 'POST', ...fault });
+		const result = await asTool(refundTool(limits(10)), [{ args: { paymentId, amount: 8 } }, { args: { paymentId, amount: 8 } }]);
+		expect(result.answers[1].error).toMatch(/would take this tool above its Maximum Total per Execution of 10 USD: it has moved 8 USD/);
+		expect(sentTo('/transaction/refund')).toHaveLength(1);
+	});
+
+	it('with the budget spent, a refund of the whole payment is refused before its payment is read', async () => {
+		const paymentId = await paidPayment();
+		const both = await asTool(
+			{ ...refundTool(limits(10)), refundType: '={{ $fromAI("kind", "partial or full") }}' },
+			[{ args: { paymentId, amount: 10, kind: 'partial' } }, { args: { paymentId, amount: 1, kind: 'full' } }],
+		);
+		expect(both.answers[0].error).toBeUndefined();
+		expect(both.answers[1].error).toMatch(/^Refused: this tool has used its Maximum Total per Execution of 10 USD in this execution.*Nothing was sent/);
+		// The one read is the first refund's, of its payment's currency: the refused call read nothing.
+		expect(sentTo(`/transaction/status/${paymentId}`)).toHaveLength(1);
 	});
 
 	it('a Maximum Total left to the model is refused, nothing sent', async () => {

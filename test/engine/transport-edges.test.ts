@@ -88,6 +88,19 @@ describe('a failure answer that echoes the request (a debugging gateway or proxy
 		expect(findLeaks(runMaterial(result, 'Payment Gateway'), terms())).toEqual([]);
 	});
 
+	it('any Basic value, card number or long text a failure quotes is cut, and a status that is no word is dropped', async () => {
+		const message = `Bad request: authorization=Basic dXNlcjpwYXNzd29yZA== card 4111 1111 1111 1111 / 5186001700008785 ${'x'.repeat(400)}`;
+		const status = 'failure; Authorization: Basic dXNlcjpwYXNzd29yZA==';
+		for (const continueOnFail of [false, true]) {
+			sandbox.injectFault({ match: '/order', status: 500, body: { resCode: 500, status, message } });
+			const result = await runNode(sandbox, orderParameters(), [{}], { continueOnFail });
+			const text = JSON.stringify(everything(continueOnFail ? result.items : result.error));
+			expect(text).not.toMatch(/dXNlcjpwYXNzd29yZA|4111|5186001700008785|failure; /);
+			const kept = continueOnFail ? (result.items[0].json.error as string) : result.error!.message;
+			expect(kept).toBe(`Bad request: authorization=Basic … card … / … ${'x'.repeat(300 - 'Bad request: authorization=Basic … card … / … '.length)}…`);
+		}
+	});
+
 	it('an unpaid order read by Get by Order ID keeps only the known fields of its failure answer', async () => {
 		const orderId = await createOrder(sandbox);
 		const body = { resCode: 400, status: 'failure', errMessage: 'Transaction not initiated', request: { headers: { authorization: 'Basic c2VjcmV0' } } };

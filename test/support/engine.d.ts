@@ -46,6 +46,8 @@ export interface RunWorkflowOptions {
 	credentialsByType?: Record<string, ICredentialDataDecryptedObject>;
 	/** Default: `'manual'`, or `'retry'` with `retryOf`. */
 	mode?: WorkflowExecuteMode;
+	/** The mode of the execution at the root, as n8n gives a sub-workflow's run (its own mode is `'integrated'`). */
+	rootExecutionMode?: WorkflowExecuteMode;
 	/**
 	 * Runs a retry of this failed run, as n8n's "Retry" of an execution does: from the run's stored data, the failed
 	 * node again with the input items it had (`items` is then unused). `loadWorkflow`: "with the currently saved

@@ -473,7 +473,7 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 // Additional data
 // ---------------------------------------------------------------------------
 
-function buildAdditionalData({ credentialsHelper, hooks, executionId }) {
+function buildAdditionalData({ credentialsHelper, hooks, executionId, rootExecutionMode }) {
 	const notAvailable = (what) => async () => {
 		throw new Error(`${what} is not available in the test harness`);
 	};
@@ -481,6 +481,7 @@ function buildAdditionalData({ credentialsHelper, hooks, executionId }) {
 		credentialsHelper,
 		hooks,
 		executionId,
+		rootExecutionMode,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678/',
@@ -546,7 +547,7 @@ function setUpCredentials(credentialsHelper, options) {
  * and resolves once the engine says the execution is over. `run` is undefined when the engine refused to
  * start (WorkflowHasIssuesError, returned as `refused`).
  */
-async function executeWorkflow({ workflow, mode, credentialsHelper, runExecutionData }) {
+async function executeWorkflow({ workflow, mode, credentialsHelper, runExecutionData, rootExecutionMode }) {
 	const executionId = String(++executionCounter);
 	const hooks = new core.ExecutionLifecycleHooks(mode, executionId, {
 		id: workflow.id,
@@ -570,7 +571,7 @@ async function executeWorkflow({ workflow, mode, credentialsHelper, runExecution
 	});
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => workflowFinished(fullRunData));
 
-	const additionalData = buildAdditionalData({ credentialsHelper, hooks, executionId });
+	const additionalData = buildAdditionalData({ credentialsHelper, hooks, executionId, rootExecutionMode });
 	const workflowExecute = new core.WorkflowExecute(additionalData, mode, runExecutionData);
 	let run;
 	try {
@@ -647,6 +648,7 @@ async function runWorkflow(options) {
 		packageName = defaultPackageName(),
 		retryOf,
 		mode = retryOf ? 'retry' : 'manual',
+		rootExecutionMode,
 		workflowSettings = {},
 		retryOnFail = false,
 	} = options;
@@ -717,6 +719,7 @@ async function runWorkflow(options) {
 		mode,
 		credentialsHelper,
 		runExecutionData,
+		rootExecutionMode,
 	});
 	const credentialUpdates = credentialsHelper.updates;
 	if (refused) {

@@ -1,4 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	IWorkflowExecuteAdditionalData,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Gateway } from '../transport/request';
@@ -111,6 +118,15 @@ function executionRetryRefusal(node: INode, itemIndex: number): NodeOperationErr
 	);
 }
 
+/**
+ * Whether this run is n8n's Retry of a failed execution, also one level down: a sub-workflow that Execute Workflow
+ * runs again in a retried execution runs in mode "integrated", and only its root execution's mode tells the retry.
+ */
+function inRetriedExecution(ctx: IExecuteFunctions): boolean {
+	const { additionalData } = ctx as IExecuteFunctions & { additionalData?: Partial<IWorkflowExecuteAdditionalData> };
+	return ctx.getMode() === 'retry' || additionalData?.rootExecutionMode === 'retry';
+}
+
 /** The gateway's id of what an item made, most specific first: a refund names its payment and order too. */
 function sentIdOf(outputs: IDataObject[] | undefined): { key: string; id: string } | undefined {
 	const output = outputs?.[0] ?? {};
@@ -193,7 +209,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const gatewayOnce = async () => await (gateway ??= openGateway(this, pace));
 
 	const refuseRetries = sendsOnce && node.retryOnFail === true;
-	const refuseExecutionRetry = sendsOnce && this.getMode() === 'retry';
+	const refuseExecutionRetry = sendsOnce && inRetriedExecution(this);
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const outputs: Array<IDataObject[] | undefined> = new Array(items.length);
 	let failures = 0;

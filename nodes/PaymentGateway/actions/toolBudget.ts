@@ -38,11 +38,17 @@ function tallyOf(ctx: IExecuteFunctions, limits: ToolLimits): Tally {
 	return tally;
 }
 
-/** An answer from the gateway that refused the call: nothing moved. Anything else (no answer, 5xx) may have. */
+/**
+ * The gateway's own refusal of the call, nothing moved: a failure in its shape whose resCode is a 4xx other than a
+ * time-out (408). Anything else may hide a call that acted: no answer, a 5xx (also one under HTTP 200), a page that is
+ * not the gateway's.
+ */
 function certainlyNotSent(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
-	const { code, httpStatus } = error.context as { code?: unknown; httpStatus?: unknown };
-	return code === undefined && typeof httpStatus === 'number' && httpStatus >= 200 && httpStatus < 500;
+	const { code, resCode, httpStatus, unreadAnswer } = error.context;
+	if (code !== undefined || unreadAnswer === true) return false;
+	const refusal = (status: unknown) => typeof status === 'number' && status >= 400 && status < 500 && status !== 408;
+	return refusal(resCode) && (refusal(httpStatus) || httpStatus === 200);
 }
 
 /** Money a call may move, held against the execution's budget until the gateway answers. */
@@ -51,6 +57,18 @@ export interface BudgetHold {
 	before<T>(step: () => Promise<T>): Promise<T>;
 	/** Sends the write: the amount counts as moved unless the gateway's answer says it was refused. */
 	send<T>(write: () => Promise<T>): Promise<T>;
+}
+
+/** Refuses a call before it reads anything when the execution's budget is spent already, whatever it would move. */
+export function refuseWhenSpent(ctx: IExecuteFunctions, limits: ToolLimits | undefined): void {
+	if (limits === undefined) return;
+	const tally = tallyOf(ctx, limits);
+	if (tally.moved + tally.held < thousandths(limits.total)) return;
+	const { what, currency } = limits;
+	throw new ToolRefusal(
+		`Refused: this tool has used its ${TOTAL} of ${limits.total} ${currency} in this execution, so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
+		`This tool moves at most ${limits.total} ${currency} per execution, all calls together; a person makes the rest.`,
+	);
 }
 
 /**

@@ -249,15 +249,14 @@ export function refuseCvv(): never {
 }
 
 /**
- * The gateway charges the order's own amount, which it tells only in its answer. When that shows more than the call
- * stated, or another currency, the confirmation page is withheld: the customer is never asked, and no money moves.
+ * The gateway charges the order's own amount, which it tells only in its answer. Unless that shows the Limit Currency
+ * and an amount no larger than the call stated, the confirmation page is withheld: the customer is never asked, and no
+ * money moves. An answer without them, or with an amount that is no plain number, proves nothing, so it is withheld too.
  */
 export function assertAnswerMatches(payment: IDataObject, limits: ToolLimits, stated: number): void {
 	const currency = typeof payment.currency === 'string' ? payment.currency.trim().toUpperCase() : undefined;
-	const amount = payment.amount === undefined ? undefined : Number(payment.amount);
-	const otherCurrency = currency !== undefined && currency !== limits.currency;
-	const more = amount !== undefined && Number.isFinite(amount) && amount > stated;
-	if (!otherCurrency && !more) return;
+	const amount = typeof payment.amount === 'number' || typeof payment.amount === 'string' ? Number(payment.amount) : NaN;
+	if (currency === limits.currency && Number.isFinite(amount) && amount <= stated) return;
 	const paymentId = typeof payment.paymentId === 'string' ? payment.paymentId : 'without an id';
 	const charged = [String(payment.amount), currency].filter((part) => part && part !== 'undefined').join(' ');
 	throw new ToolRefusal(

@@ -36,7 +36,7 @@ export function unreadableAnswerError(
 	httpStatus?: number,
 ): NodeApiError {
 	const failedHttp = httpStatus !== undefined && httpStatus >= 400;
-	return gatewayError(node, call.endpoint, itemIndex, {
+	const error = gatewayError(node, call.endpoint, itemIndex, {
 		resCode: failedHttp ? httpStatus : undefined,
 		httpStatus,
 		code: failedHttp ? undefined : 'EBADANSWER',
@@ -47,6 +47,9 @@ export function unreadableAnswerError(
 				? `The gateway or a proxy in front of it failed. Run again later${offersRetries(call.endpoint) ? ', or raise Max Retries in the options' : ''}.`
 				: `${CHECK_BASE_URLS} Then run again.`,
 	});
+	// Not the gateway's own word: whatever its status, nothing says that the gateway did not act.
+	error.context.unreadAnswer = true;
+	return error;
 }
 
 /**

@@ -5,7 +5,7 @@ import { callSettings, optionsCollection } from '../common';
 import type { CallSettings, Gateway } from '../../transport/request';
 import { InvalidInput, pathSegment, requireText, validateAmount } from '../../validation/input';
 import { paymentIdField } from '../fields';
-import { holdBudget } from '../toolBudget';
+import { holdBudget, refuseWhenSpent } from '../toolBudget';
 import type { BudgetHold } from '../toolBudget';
 import { assertLimitCurrency, assertWithinLimit, toolDescriptionField, toolLimitFields, toolLimits } from '../toolMode';
 import { amountFields } from '../versions';
@@ -125,6 +125,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	let amount: number;
 	let hold: BudgetHold;
 	if (refundType === 'full') {
+		// The amount is learnt by reading the payment: a spent budget refuses before that read.
+		refuseWhenSpent(this, limits);
 		const payment = await readPayment(gateway, paymentId, settings);
 		amount = wholeAmount(this, payment, settings);
 		assertLimitCurrency(limits, payment.currency, 'the payment', true);
