@@ -176,7 +176,7 @@ export class PaymentGatewayTrigger implements INodeType {
 			const repeats = new Repeats(this.getWorkflowStaticData('node'), `${this.getWorkflow().id ?? ''}\u0000${node.name}`);
 			const key = repeatKey(notification.paymentId, recheck ? item.status : notification.status);
 			const repeat = repeats.has(key);
-			if (!repeat) repeats.remember(key);
+			if (!repeat) repeats.remember(key, outcome === 'succeeded' || outcome === 'refunded' ? 'paid' : 'unpaid');
 			repeats.save();
 			if (repeat) return { noWebhookResponse: true };
 		}
