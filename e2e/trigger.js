@@ -182,7 +182,8 @@ step('a fake refund (a paid payment re-sent as REFUND_SUCCESS): not Refunded; th
 
 step('an unconfirmed claim (the re-check answered 503): neither Succeeded nor Refunded; emitted unconfirmed', async () => {
 	const declined = await settledPayment(s.sandbox, { amount: 12, receiptId: 'TRG-0103', declined: true });
-	s.sandbox.injectFault({ match: `/transaction/status/${declined.paymentId}`, status: 503, count: 3 });
+	// Three triggers, each re-checking once and retrying three times (Max Retries' default).
+	s.sandbox.injectFault({ match: `/transaction/status/${declined.paymentId}`, status: 503, retryAfter: 0, count: 12 });
 	await toEveryTrigger({ ...declined, status: 'success', refundId: 'RFD-1' });
 	const [item] = await started(s.trigger, 1);
 	has(item, { statusVerified: false, notifiedStatus: 'success' });

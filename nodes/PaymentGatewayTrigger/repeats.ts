@@ -125,6 +125,19 @@ export class Repeats {
 	}
 
 	/**
+	 * Whether this payment in this status (a refund: with this refundId) was handled already; if not, it is remembered
+	 * as handled now. A refund also notes its payment in that status, so that a late notification of the payment, read
+	 * once it was refunded, is a repeat of the refund's.
+	 */
+	handledBefore(paymentId: string, status: unknown, refundId: string | undefined, kind: RepeatKind): boolean {
+		const key = repeatKey(paymentId, status, refundId);
+		if (this.has(key)) return true;
+		this.remember(key, kind);
+		if (refundId) this.remember(repeatKey(paymentId, status), kind);
+		return false;
+	}
+
+	/**
 	 * Writes into the static data all this process knows, when that differs from what n8n loaded: n8n saves the static
 	 * data only when it changed.
 	 */

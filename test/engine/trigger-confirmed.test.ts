@@ -93,7 +93,8 @@ describe('a fake refund event', () => {
 
 describe('a claim the gateway does not confirm', () => {
 	it.each([
-		['the re-check fails (503)', { match: PAYMENT_STATUS, status: 503 }],
+		// 503 to the first attempt and its three retries.
+		['the re-check fails (503)', { match: PAYMENT_STATUS, status: 503, retryAfter: 0, count: 4 }],
 		[
 			'the gateway answers about another payment',
 			{
@@ -104,14 +105,15 @@ describe('a claim the gateway does not confirm', () => {
 					status: 'success',
 					data: { paymentId: 'PAY00000000000000000000000000000000', orderId: 'wb-other', paymentStatus: 'success' },
 				},
+				count: 1,
 			},
 		],
 	])('%s: matches neither "Succeeded" nor "Refunded"; it is Other, with nothing under the four names', async (_label, fault) => {
 		const record = await paidWithReceipt('INV-1005', DECLINED_CARD);
 		const claim = { eventType: 'REFUND_SUCCESS', data: { ...record, status: 'success', refundId: 'RFD-1' } };
-		bench.sandbox.injectFault({ ...fault, count: 1 });
+		bench.sandbox.injectFault(fault);
 		expect(await itemsStarted(['succeeded', 'refunded', 'failed'], claim)).toEqual([]);
-		bench.sandbox.injectFault({ ...fault, count: 1 });
+		bench.sandbox.injectFault(fault);
 		const [item] = await itemsStarted(['other'], claim);
 		expect(item).toMatchObject({ statusVerified: false, notifiedStatus: 'success', recheckError: expect.any(Object) });
 		for (const name of FOUR) expect([name, item[name]]).toEqual([name, undefined]);

@@ -98,9 +98,38 @@ describe('the same notification again', () => {
 		expect(bench.server.executions.map((execution) => execution.items[0].json.status)).toEqual(['success', 'refunded']);
 	});
 
+	it('a second partial refund (its own refundId, the status still partially_refunded) is news; its repeat is not', async () => {
+		const record = await paid();
+		await notify(bench.server, record);
+		await bench.server.idle();
+		const refundIds: unknown[] = [];
+		for (const amount of [10, 5]) {
+			const refund = await runNode(bench.sandbox, { resource: 'transaction', operation: 'refund', paymentId: record.paymentId, amount });
+			expect(refund.error).toBeUndefined();
+			refundIds.push(refund.items[0].json.refundId);
+			const body = { eventType: 'REFUND_SUCCESS', data: { ...record, refundId: ` ${String(refund.items[0].json.refundId)} `, status: 'partially_refunded', amount } };
+			await notify(bench.server, body);
+			await bench.server.idle();
+			await notify(bench.server, body);
+			await bench.server.idle();
+		}
+		const items = bench.server.executions.map((execution) => execution.items[0].json);
+		expect(items.map((item) => [item.status, item.refundId ?? null])).toEqual([
+			['success', null],
+			['partially_refunded', refundIds[0]],
+			['partially_refunded', refundIds[1]],
+		]);
+		// On a refund the top-level amount is the payment's, as the gateway reads it; the refund's own is a claim.
+		expect(items.slice(1).map((item) => [item.amount, item.notifiedAmount])).toEqual([
+			[25.5, 10],
+			[25.5, 5],
+		]);
+	});
+
 	it('an unconfirmed delivery is not remembered: the next one, confirmed, starts the workflow, its repeat does not', async () => {
 		const record = await paid();
-		bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 503 });
+		// 503 to the first delivery's re-check and its three retries.
+		bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 503, retryAfter: 0, count: 4 });
 		for (let delivery = 0; delivery < 3; delivery++) {
 			await notify(bench.server, record);
 			await bench.server.idle();

@@ -9,7 +9,7 @@ import type { Deadline } from './deadline';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
 import { noAnswerError, noAnswerOf } from './network';
 import { dataOfAnswer, unreadableAnswerError } from './result';
-import { asksForRetry, retriesAllowed, retryDelayMs } from './retry';
+import { asksForRetry, nextRetryWaitMs, retriesAllowed } from './retry';
 import type { CallSettings, Gateway, GatewayCall, GatewayHost } from './types';
 
 export { CREDENTIAL_NAME } from './credential';
@@ -81,8 +81,13 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 		const maxRetries = retriesAllowed(call, settings);
 
 		let uncertain = false;
+		let waitedMs = 0;
+		const retryAfterWait = async (wait: number) => {
+			uncertain = true;
+			waitedMs += wait;
+			await sleep(wait);
+		};
 		for (let attemptIndex = 0; ; attemptIndex++) {
-			const canRetry = attemptIndex < maxRetries;
 			const deadline = deadlineIn(timeout);
 			let response: IN8nHttpFullResponse;
 			let raw: string;
@@ -90,9 +95,9 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 				({ response, raw } = await attempt(options, deadline));
 			} catch (error) {
 				const failure = error instanceof UnreadableAnswer ? error : noAnswerOf(error, deadline);
-				if (canRetry) {
-					uncertain = true;
-					await sleep(retryDelayMs(attemptIndex, undefined));
+				const wait = nextRetryWaitMs(attemptIndex, maxRetries, waitedMs, settings, undefined);
+				if (wait !== undefined) {
+					await retryAfterWait(wait);
 					continue;
 				}
 				throw failure instanceof UnreadableAnswer
@@ -103,9 +108,11 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 			const httpStatus = response.statusCode;
 			const parsed = parseAnswer(raw);
 			const body = isPlainObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined;
-			if (canRetry && asksForRetry(httpStatus, body)) {
-				uncertain = true;
-				await sleep(retryDelayMs(attemptIndex, response.headers?.['retry-after']));
+			const wait = asksForRetry(httpStatus, body)
+				? nextRetryWaitMs(attemptIndex, maxRetries, waitedMs, settings, response.headers?.['retry-after'])
+				: undefined;
+			if (wait !== undefined) {
+				await retryAfterWait(wait);
 				continue;
 			}
 

@@ -33,3 +33,19 @@ export function retryDelayMs(attempt: number, retryAfter: unknown): number {
 	}
 	return Math.min(500 * 2 ** attempt, MAX_RETRY_WAIT_MS);
 }
+
+/**
+ * The wait before attempt `attemptIndex + 2`, or undefined when no retry is to be made: the retries are used up, or
+ * the wait would take the waits so far past `maxTotalWaitMs` (a Retry-After is honoured, not cut short).
+ */
+export function nextRetryWaitMs(
+	attemptIndex: number,
+	maxRetries: number,
+	waitedMs: number,
+	settings: CallSettings,
+	retryAfter: unknown,
+): number | undefined {
+	if (attemptIndex >= maxRetries) return undefined;
+	const wait = retryDelayMs(attemptIndex, retryAfter);
+	return waitedMs + wait > (settings.maxTotalRetryWaitMs ?? Infinity) ? undefined : wait;
+}
