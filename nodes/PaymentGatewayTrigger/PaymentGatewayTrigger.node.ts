@@ -10,7 +10,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { timeoutOption } from '../PaymentGateway/actions/common';
 import { scalarText, stringText } from '../PaymentGateway/helpers/text';
 import type { Confirmation } from '../PaymentGateway/actions/status/confirm';
-import { confirmedItem, confirmPayment, failureOf, isRefundStatus } from '../PaymentGateway/actions/status/confirm';
+import {
+	confirmedItem,
+	confirmPayment,
+	failureOf,
+	isRefundStatus,
+	withoutNodeValues,
+} from '../PaymentGateway/actions/status/confirm';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
 import { InvalidInput, validateTimeout } from '../PaymentGateway/validation/input';
@@ -73,7 +79,7 @@ async function confirmed(ctx: IWebhookFunctions, notification: Notification, opt
 /** With the re-check off: typeVersion 1 keeps the claims where it had them; later ones set them aside all the same. */
 function unchecked(notification: Notification, version: number): IDataObject {
 	return version < 1.1
-		? { ...notification, notifiedStatus: notification.status, statusVerified: false }
+		? { ...withoutNodeValues(notification), notifiedStatus: notification.status, statusVerified: false }
 		: confirmedItem(notification, undefined);
 }
 

@@ -157,6 +157,27 @@ describe('the same notification again', () => {
 		);
 	});
 
+	it('a test event ("Listen for test event", execution mode manual) teaches neither the store nor the process', async () => {
+		const record = await paid();
+		await bench.withServer(
+			{},
+			async (test) => {
+				for (let delivery = 0; delivery < 2; delivery++) {
+					await notify(test, record);
+					await test.idle();
+				}
+				expect(test.executions).toHaveLength(2);
+				expect(test.store.staticData).toEqual({});
+			},
+			{ mode: 'manual' },
+		);
+		// The production URL, in the same process: the first delivery starts the workflow.
+		await notify(bench.server, record);
+		await notify(bench.server, record);
+		await settled();
+		expect(startedFor(bench.server)).toEqual([record.paymentId]);
+	});
+
 	it('a notification the Outcomes leave out is not remembered', async () => {
 		const record = await paid();
 		await bench.withServer({ outcomes: ['failed'] }, async (own) => {
