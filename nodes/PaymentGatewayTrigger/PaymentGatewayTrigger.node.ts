@@ -133,7 +133,7 @@ export class PaymentGatewayTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether a notification delivered again (same payment, same confirmed status) after the first started the workflow starts nothing. Gateways deliver at least once, and repeat. Off by default in trigger nodes added before version 1.1.',
+							'Whether a notification delivered again (same payment, same confirmed status; for a refund, same refundId) after the first started the workflow starts nothing. Gateways deliver at least once, and repeat. Off by default in trigger nodes added before version 1.1.',
 					},
 					{
 						displayName: 'Max Retries',
