@@ -19,7 +19,7 @@ import {
 } from '../PaymentGateway/actions/status/confirm';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
-import { InvalidInput, validateTimeout } from '../PaymentGateway/validation/input';
+import { validateRetries, validateTimeout } from '../PaymentGateway/validation/input';
 import type { Notification, Outcome } from './notification';
 import { claimedOutcome, confirmedOutcome, readNotification } from './notification';
 import { Repeats } from './repeats';
@@ -40,14 +40,6 @@ function answer(ctx: IWebhookFunctions, statusCode: number, body: IDataObject): 
 const RECHECK_RETRIES = 3;
 const RECHECK_MAX_TOTAL_WAIT_MS = 30_000;
 
-function validateRetries(value: unknown): number {
-	if (value === undefined) return RECHECK_RETRIES;
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10) {
-		throw new InvalidInput('Max Retries (options.maxRetries)', 'must be a whole number from 0 to 10');
-	}
-	return value;
-}
-
 const NOT_CONFIRMED =
 	'The gateway did not confirm this payment: its status, amount, currency and receipt are unknown (the notification’s claims are under notifiedStatus, notifiedAmount, notifiedCurrency and notifiedReceiptId). Check the payment with Status → Get by Payment ID before acting on it.';
 
@@ -60,7 +52,7 @@ async function confirmed(ctx: IWebhookFunctions, notification: Notification, opt
 	let confirmation: Confirmation;
 	try {
 		const timeout = validateTimeout('Timeout (options.timeout)', options.timeout) ?? DEFAULT_TIMEOUT_MS;
-		const maxRetries = validateRetries(options.maxRetries);
+		const maxRetries = validateRetries('Max Retries (options.maxRetries)', options.maxRetries, RECHECK_RETRIES);
 		confirmation = await confirmPayment(await openGateway(ctx), notification, {
 			itemIndex: 0,
 			timeout,

@@ -206,6 +206,19 @@ describe('the status re-check', () => {
 			expect(bench.recheckRequests()).toHaveLength(1);
 		});
 
+		it('Max Retries out of range: nothing sent, the notification emitted unconfirmed, the field named', async () => {
+			const record = await paid();
+			await bench.withServer({ options: { maxRetries: 11 } }, async (own) => {
+				await notify(own, record);
+				const [execution] = await settled(own);
+				expect(execution.items[0].json).toMatchObject({
+					statusVerified: false,
+					recheckError: { message: expect.stringContaining('Max Retries (options.maxRetries)') },
+				});
+			});
+			expect(bench.recheckRequests()).toHaveLength(0);
+		});
+
 		it('Max Retries 0: one attempt', async () => {
 			const record = await paid();
 			bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 503, count: 1 });
