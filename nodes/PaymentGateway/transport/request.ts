@@ -82,7 +82,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 
 		let uncertain = false;
 		let waitedMs = 0;
-		const retryAfterWait = async (wait: number) => {
+		const waitBeforeRetry = async (wait: number) => {
 			uncertain = true;
 			waitedMs += wait;
 			await sleep(wait);
@@ -97,7 +97,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 				const failure = error instanceof UnreadableAnswer ? error : noAnswerOf(error, deadline);
 				const wait = nextRetryWaitMs(attemptIndex, maxRetries, waitedMs, settings, undefined);
 				if (wait !== undefined) {
-					await retryAfterWait(wait);
+					await waitBeforeRetry(wait);
 					continue;
 				}
 				throw failure instanceof UnreadableAnswer
@@ -112,7 +112,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 				? nextRetryWaitMs(attemptIndex, maxRetries, waitedMs, settings, response.headers?.['retry-after'])
 				: undefined;
 			if (wait !== undefined) {
-				await retryAfterWait(wait);
+				await waitBeforeRetry(wait);
 				continue;
 			}
 

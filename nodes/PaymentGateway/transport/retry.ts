@@ -36,7 +36,7 @@ export function retryDelayMs(attempt: number, retryAfter: unknown): number {
 
 /**
  * The wait before attempt `attemptIndex + 2`, or undefined when no retry is to be made: the retries are used up, or
- * the wait would take the waits so far past `maxTotalWaitMs` (a Retry-After is honoured, not cut short).
+ * the wait would take the waits so far past `settings.maxTotalRetryWaitMs` (a Retry-After is honoured, not cut short).
  */
 export function nextRetryWaitMs(
 	attemptIndex: number,
