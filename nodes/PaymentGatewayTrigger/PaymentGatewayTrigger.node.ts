@@ -8,16 +8,21 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { timeoutOption } from '../PaymentGateway/actions/common';
-import { stringText } from '../PaymentGateway/helpers/text';
+import { scalarText, stringText } from '../PaymentGateway/helpers/text';
 import type { Confirmation } from '../PaymentGateway/actions/status/confirm';
-import { confirmedItem, confirmPayment, failureOf } from '../PaymentGateway/actions/status/confirm';
+import {
+	confirmedItem,
+	confirmPayment,
+	failureOf,
+	isRefundStatus,
+} from '../PaymentGateway/actions/status/confirm';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { CREDENTIAL_TEST_NAME, testGatewayCredential } from '../PaymentGateway/transport/credentialTest';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
-import { validateTimeout } from '../PaymentGateway/validation/input';
+import { validateRetries, validateTimeout } from '../PaymentGateway/validation/input';
 import type { Notification, Outcome } from './notification';
 import { claimedOutcome, confirmedOutcome, readNotification } from './notification';
-import { Repeats, repeatKey } from './repeats';
+import { Repeats } from './repeats';
 
 /** Writes the answer itself, so that the gateway hears back before a slow status re-check has finished. */
 function answer(ctx: IWebhookFunctions, statusCode: number, body: IDataObject): void {
@@ -27,6 +32,14 @@ function answer(ctx: IWebhookFunctions, statusCode: number, body: IDataObject): 
 	response.end(JSON.stringify(body));
 }
 
+/**
+ * The re-check is a read: it is retried on a rate limit, a gateway error or a network error, as Retry-After asks, so
+ * that one 503 does not leave a paid order unconfirmed. The waits are bounded in all, so that the workflow still
+ * starts soon; a Retry-After past the bound is not waited out.
+ */
+const RECHECK_RETRIES = 3;
+const RECHECK_MAX_TOTAL_WAIT_MS = 30_000;
+
 const NOT_CONFIRMED =
 	'The gateway did not confirm this payment: its status, amount, currency and receipt are unknown (the notification’s claims are under notifiedStatus, notifiedAmount, notifiedCurrency and notifiedReceiptId). Check the payment with Status → Get by Payment ID before acting on it.';
 
@@ -35,11 +48,17 @@ const NOT_CONFIRMED =
  * is confirmed and the item says why. It is emitted all the same: the gateway had its 200 long before, and a
  * delivery that does not come again would be a payment lost.
  */
-async function confirmed(ctx: IWebhookFunctions, notification: Notification, timeoutOption: unknown): Promise<IDataObject> {
+async function confirmed(ctx: IWebhookFunctions, notification: Notification, options: IDataObject): Promise<IDataObject> {
 	let confirmation: Confirmation;
 	try {
-		const timeout = validateTimeout('Timeout (options.timeout)', timeoutOption) ?? DEFAULT_TIMEOUT_MS;
-		confirmation = await confirmPayment(await openGateway(ctx), notification, { itemIndex: 0, timeout });
+		const timeout = validateTimeout('Timeout (options.timeout)', options.timeout) ?? DEFAULT_TIMEOUT_MS;
+		const maxRetries = validateRetries('Max Retries (options.maxRetries)', options.maxRetries, RECHECK_RETRIES);
+		confirmation = await confirmPayment(await openGateway(ctx), notification, {
+			itemIndex: 0,
+			timeout,
+			maxRetries,
+			maxTotalRetryWaitMs: RECHECK_MAX_TOTAL_WAIT_MS,
+		});
 	} catch (error) {
 		// The node's advice names options the trigger does not have; what to do here is the same every time.
 		confirmation = { verified: false, failure: failureOf(error) };
@@ -49,12 +68,6 @@ async function confirmed(ctx: IWebhookFunctions, notification: Notification, tim
 	return item;
 }
 
-/** With the re-check off: typeVersion 1 keeps the claims where it had them; later ones set them aside all the same. */
-function unchecked(notification: Notification, version: number): IDataObject {
-	return version < 1.1
-		? { ...notification, notifiedStatus: notification.status, statusVerified: false }
-		: confirmedItem(notification, undefined);
-}
 
 export class PaymentGatewayTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -106,7 +119,16 @@ export class PaymentGatewayTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether a notification delivered again (same payment, same confirmed status) after the first started the workflow starts nothing. Gateways deliver at least once, and repeat. Off by default in trigger nodes added before version 1.1.',
+							'Whether a notification delivered again (same payment, same confirmed status; for a refund, same refundId) after the first started the workflow starts nothing. Gateways deliver at least once, and repeat. Off by default in trigger nodes added before version 1.1.',
+					},
+					{
+						displayName: 'Max Retries',
+						name: 'maxRetries',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 10 },
+						default: RECHECK_RETRIES,
+						description:
+							'How often to retry the status re-check after a rate limit (429), a gateway error (5xx) or a network error, waiting as the gateway asks (Retry-After), 30 seconds of waiting at most in all. A notification still unconfirmed after that is Other.',
 					},
 					{
 						displayName: 'Re-Check Status',
@@ -164,7 +186,8 @@ export class PaymentGatewayTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const node = this.getNode();
 		const recheck = options.recheckStatus !== false;
-		const item = recheck ? await confirmed(this, notification, options.timeout) : unchecked(notification, node.typeVersion);
+		// With the re-check off (any typeVersion) nothing is confirmed, and the claims stay under claim names all the same.
+		const item = recheck ? await confirmed(this, notification, options) : confirmedItem(notification, undefined);
 		// An unconfirmed notification is Other: it never passes Succeeded or Refunded on a claim.
 		const outcome = recheck
 			? item.statusVerified === true
@@ -176,11 +199,14 @@ export class PaymentGatewayTrigger implements INodeType {
 
 		const ignoreRepeats = typeof options.ignoreRepeats === 'boolean' ? options.ignoreRepeats : node.typeVersion >= 1.1;
 		// Only what was confirmed (or, unchecked, claimed) counts as handled: an unconfirmed one may be news next time.
-		if (ignoreRepeats && (item.statusVerified === true || !recheck)) {
+		// A test event ("Listen for test event") teaches nothing: its store is not the active workflow's.
+		if (ignoreRepeats && (item.statusVerified === true || !recheck) && this.getMode() !== 'manual') {
 			const repeats = new Repeats(this.getWorkflowStaticData('node'), `${this.getWorkflow().id ?? ''}\u0000${node.name}`);
-			const key = repeatKey(notification.paymentId, recheck ? item.status : notification.status);
-			const repeat = repeats.has(key);
-			if (!repeat) repeats.remember(key);
+			const status = recheck ? item.status : notification.status;
+			// A second partial refund leaves the status as it was: the notification's refundId tells it apart.
+			const refundId = isRefundStatus(status) ? scalarText(notification.refundId) : undefined;
+			const kind = outcome === 'succeeded' || outcome === 'refunded' ? 'paid' : 'unpaid';
+			const repeat = repeats.handledBefore(notification.paymentId, status, refundId || undefined, kind);
 			repeats.save();
 			if (repeat) return { noWebhookResponse: true };
 		}

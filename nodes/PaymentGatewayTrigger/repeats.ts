@@ -4,104 +4,149 @@ import type { IDataObject } from 'n8n-workflow';
 // Gateways deliver a notification at least once, and repeat it. The only store a webhook has is the workflow's
 // static data: n8n reads it from its database as each request starts and saves the whole of it after webhook()
 // returns, with no lock, so the last save wins. Requests handled at the same time each read the store from before
-// the others, and each save would drop what the others learned. So every process also keeps, per workflow, what it
-// has learned itself (bounded), and merges that into every save: what one request learns survives another's save
-// in the same process at once, and another process's at that process's next save.
+// the others, and each save would drop what the others learned. So every process keeps, per workflow, everything it
+// has learned or read (bounded) and writes all of it at every save: what one request learns survives another's save
+// in the same process at once; what another process saved, once read here, survives in this process's saves even
+// when a later save overwrote it in the store.
 
-/** At least this many of the newest handled notifications are remembered, per trigger node. */
+/** At least this many of the newest handled notifications of each kind are remembered, per trigger node. */
 export const REMEMBERED = 10_000;
+
+/**
+ * Payments that moved money (succeeded, refunded) are remembered apart from the rest: a flood of declined or pending
+ * payments, which cost a sender nothing, cannot push a paid one out.
+ */
+export type RepeatKind = 'paid' | 'unpaid';
+
+/** The static data fields of the store, one string per kind. */
+const FIELDS: Record<RepeatKind, string> = { paid: 'handledNotifications', unpaid: 'handledUnpaidNotifications' };
+const KINDS = Object.keys(FIELDS) as RepeatKind[];
 
 /** A trigger node's memory in one process; past this many workflows the least recently used is forgotten. */
 const SCOPES_PER_PROCESS = 100;
 
-// One entry: 64 bits of SHA-256 of `paymentId|status` (11 base64url characters) and the second it was handled
-// (6 base36 characters since 2020). 17 characters an entry: 10,000 entries are a 170,000-character string, read
-// with slices and rewritten as one value.
+// One entry: 64 bits of SHA-256 of the key (11 base64url characters) and the second it was handled (6 base36
+// characters since 2020). 17 characters an entry, oldest first: 10,000 entries are a 170,000-character string, looked
+// up with indexOf, appended to and trimmed at the front, and written as one value.
 const HASH_CHARS = 11;
 const TIME_CHARS = 6;
 const ENTRY_CHARS = HASH_CHARS + TIME_CHARS;
+const MAX_CHARS = REMEMBERED * ENTRY_CHARS;
 const EPOCH_SECONDS = Date.UTC(2020, 0, 1) / 1000;
-const ENTRY = /^[A-Za-z0-9_-]{11}[0-9a-z]{6}$/;
+const STORE = /^(?:[A-Za-z0-9_-]{11}[0-9a-z]{6})*$/;
 
-/** The static data field of the store. */
-const FIELD = 'handledNotifications';
+type Memory = Record<RepeatKind, string>;
 
-type Entries = Map<string, number>;
+const memoryByScope = new Map<string, Memory>();
 
-const learnedByScope = new Map<string, Entries>();
-
-/** What this process has learned for one trigger node, newest last. */
-function learnedIn(scope: string): Entries {
-	let learned = learnedByScope.get(scope);
-	if (learned) learnedByScope.delete(scope);
-	else learned = new Map();
-	learnedByScope.set(scope, learned);
-	if (learnedByScope.size > SCOPES_PER_PROCESS) learnedByScope.delete(learnedByScope.keys().next().value as string);
-	return learned;
+/** What this process knows for one trigger node. */
+function memoryOf(scope: string): Memory {
+	let memory = memoryByScope.get(scope);
+	if (memory) memoryByScope.delete(scope);
+	else memory = { paid: '', unpaid: '' };
+	memoryByScope.set(scope, memory);
+	if (memoryByScope.size > SCOPES_PER_PROCESS) memoryByScope.delete(memoryByScope.keys().next().value as string);
+	return memory;
 }
 
-/** The key of one payment in one status: a different status of the same payment is news. */
-export function repeatKey(paymentId: string, status: unknown): string {
-	const text = `${paymentId}|${String(status ?? '').trim().toLowerCase()}`;
+/**
+ * The key of one payment in one status: a different status of the same payment is news, and so is another refund of
+ * it (`refundId`), whose status still reads partially_refunded.
+ */
+export function repeatKey(paymentId: string, status: unknown, refundId?: string): string {
+	const text = `${paymentId}|${String(status ?? '').trim().toLowerCase()}${refundId ? `|${refundId}` : ''}`;
 	return createHash('sha256').update(text, 'utf8').digest('base64url').slice(0, HASH_CHARS);
 }
 
-/** The stored entries, oldest first; a value that is not the store's own is an empty store. */
-function parse(stored: unknown): Entries {
-	const entries: Entries = new Map();
-	if (typeof stored !== 'string' || stored.length % ENTRY_CHARS !== 0) return entries;
-	for (let at = 0; at < stored.length; at += ENTRY_CHARS) {
-		const entry = stored.slice(at, at + ENTRY_CHARS);
-		if (!ENTRY.test(entry)) return new Map();
-		entries.set(entry.slice(0, HASH_CHARS), parseInt(entry.slice(HASH_CHARS), 36));
+const timeAt = (entries: string, at: number) => parseInt(entries.slice(at + HASH_CHARS, at + ENTRY_CHARS), 36);
+
+function holds(entries: string, key: string): boolean {
+	for (let at = entries.indexOf(key); at !== -1; at = entries.indexOf(key, at + 1)) {
+		if (at % ENTRY_CHARS === 0) return true;
 	}
-	return entries;
+	return false;
 }
 
-function serialize(entries: Array<[string, number]>): string {
-	return entries.map(([key, time]) => key + time.toString(36).padStart(TIME_CHARS, '0')).join('');
+/** Both lists by time, each key once (its first time), the newest REMEMBERED. */
+function merged(mine: string, read: string): string {
+	if (read === '' || mine.includes(read)) return mine;
+	const seen = new Set<string>();
+	const out: string[] = [];
+	let i = 0;
+	let j = 0;
+	while (i < mine.length || j < read.length) {
+		const fromMine = j >= read.length || (i < mine.length && timeAt(mine, i) <= timeAt(read, j));
+		const entry = fromMine ? mine.slice(i, (i += ENTRY_CHARS)) : read.slice(j, (j += ENTRY_CHARS));
+		const key = entry.slice(0, HASH_CHARS);
+		if (!seen.has(key)) {
+			seen.add(key);
+			out.push(entry);
+		}
+	}
+	return out.slice(-REMEMBERED).join('');
 }
 
 /** The handled notifications of one trigger node, as one request sees them. */
 export class Repeats {
-	private readonly learned: Entries;
-	private stored: Entries | undefined;
+	private readonly memory: Memory;
 
-	/** `staticData` is the node's static data as n8n loaded it for this request; `scope` names the workflow and node. */
+	/**
+	 * `staticData` is the node's static data as n8n loaded it for this request; `scope` names the workflow and node.
+	 * What it holds is merged into this process's memory at once, before anything is decided: a value that is not the
+	 * store's own counts as empty.
+	 */
 	constructor(
 		private readonly staticData: IDataObject,
 		scope: string,
 	) {
-		this.learned = learnedIn(scope);
+		this.memory = memoryOf(scope);
+		for (const kind of KINDS) {
+			const read = staticData[FIELDS[kind]];
+			if (typeof read === 'string' && read !== this.memory[kind] && read.length % ENTRY_CHARS === 0 && STORE.test(read)) {
+				this.memory[kind] = merged(this.memory[kind], read);
+			}
+		}
 	}
 
-	private storedEntries(): Entries {
-		return (this.stored ??= parse(this.staticData[FIELD]));
-	}
-
-	/** Whether a notification with this key was handled already (here, or by a save this request read). */
+	/** Whether a notification with this key was handled already (here, in a store read here, or in this one). */
 	has(key: string): boolean {
-		return this.learned.has(key) || this.storedEntries().has(key);
+		return KINDS.some((kind) => holds(this.memory[kind], key));
 	}
 
 	/** Notes a notification as handled, at once: an identical one this process handles next is a repeat. */
-	remember(key: string): void {
-		this.learned.delete(key);
-		this.learned.set(key, Math.floor(Date.now() / 1000 - EPOCH_SECONDS));
-		if (this.learned.size > REMEMBERED) this.learned.delete(this.learned.keys().next().value as string);
+	remember(key: string, kind: RepeatKind): void {
+		if (this.has(key)) return;
+		const entries = this.memory[kind];
+		const last = entries ? timeAt(entries, entries.length - ENTRY_CHARS) : 0;
+		// Never before the newest entry, so that the list stays in order and a new entry is only appended.
+		const time = Math.max(Math.floor(Date.now() / 1000 - EPOCH_SECONDS), last);
+		const next = entries + key + time.toString(36).padStart(TIME_CHARS, '0');
+		this.memory[kind] = next.length > MAX_CHARS ? next.slice(next.length - MAX_CHARS) : next;
 	}
 
 	/**
-	 * Writes into the static data what it held with what this process learned, the newest REMEMBERED kept, when that
-	 * adds anything: n8n saves the static data only when it changed.
+	 * Whether this payment in this status (a refund: with this refundId) was handled already; if not, it is remembered
+	 * as handled now. A refund also notes its payment in that status, so that a late notification of the payment, read
+	 * once it was refunded, is a repeat of the refund's.
+	 */
+	handledBefore(paymentId: string, status: unknown, refundId: string | undefined, kind: RepeatKind): boolean {
+		const key = repeatKey(paymentId, status, refundId);
+		if (this.has(key)) return true;
+		this.remember(key, kind);
+		if (refundId) this.remember(repeatKey(paymentId, status), kind);
+		return false;
+	}
+
+	/**
+	 * Writes into the static data all this process knows, when that differs from what n8n loaded: n8n saves the static
+	 * data only when it changed.
 	 */
 	save(): void {
-		const stored = this.storedEntries();
-		const missing = [...this.learned].filter(([key]) => !stored.has(key));
-		if (missing.length === 0) return;
-		const merged = [...stored, ...missing];
-		// Stable: of entries handled in the same second, the stored ones stay first.
-		merged.sort((a, b) => a[1] - b[1]);
-		this.staticData[FIELD] = serialize(merged.slice(-REMEMBERED));
+		for (const kind of KINDS) {
+			const field = FIELDS[kind];
+			if (this.staticData[field] === this.memory[kind]) continue;
+			if (this.staticData[field] === undefined && this.memory[kind] === '') continue;
+			this.staticData[field] = this.memory[kind];
+		}
 	}
 }

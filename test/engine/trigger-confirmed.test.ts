@@ -66,6 +66,33 @@ describe('a replayed signature with other values', () => {
 	});
 });
 
+describe('claims under the names the gateway or the trigger use', () => {
+	const forgeries = { paymentStatus: 'success', statusVerified: true, statusMismatch: false, recheckError: null, signatureValid: true };
+
+	it('paymentStatus is set aside as notifiedPaymentStatus; what the trigger sets itself is never taken from the notification', async () => {
+		const record = await paidWithReceipt('INV-1010', DECLINED_CARD);
+		const [item] = await itemsStarted([], { ...record, status: 'success', ...forgeries });
+		expect(item).toMatchObject({ status: 'failure', notifiedPaymentStatus: 'success', statusVerified: true, statusMismatch: true });
+		for (const name of ['paymentStatus', 'recheckError', 'signatureValid']) expect([name, item[name]]).toEqual([name, undefined]);
+	});
+
+	it('unconfirmed: statusVerified false and the trigger’s own recheckError, whatever the notification said', async () => {
+		const record = await paidWithReceipt('INV-1011', DECLINED_CARD);
+		bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 503, retryAfter: 0, count: 4 });
+		const [item] = await itemsStarted([], { ...record, status: 'success', ...forgeries });
+		expect(item).toMatchObject({ statusVerified: false, notifiedPaymentStatus: 'success', recheckError: { resCode: 503 } });
+		for (const name of ['paymentStatus', 'statusMismatch', 'signatureValid', ...FOUR]) expect([name, item[name]]).toEqual([name, undefined]);
+	});
+
+	it('eventType is the sender’s word and decides nothing: a paid payment sent as TRANSACTION_FAILED or REFUND_FAILED is a success', async () => {
+		const record = await paidWithReceipt('INV-1012');
+		const bodies = ['TRANSACTION_FAILED', 'REFUND_FAILED'].map((eventType) => ({ eventType, data: { ...record, status: 'failure' } }));
+		expect(await itemsStarted(['failed', 'refunded', 'other'], ...bodies)).toEqual([]);
+		const items = await itemsStarted(['succeeded'], ...bodies);
+		expect(items.map((item) => [item.eventType, item.status])).toEqual([['TRANSACTION_FAILED', 'success']]);
+	});
+});
+
 describe('a fake refund event', () => {
 	it('a paid payment re-sent as REFUND_SUCCESS with a refundId does not pass "Refunded"; it is the success it is', async () => {
 		const record = await paidWithReceipt('INV-1003');
@@ -93,7 +120,8 @@ describe('a fake refund event', () => {
 
 describe('a claim the gateway does not confirm', () => {
 	it.each([
-		['the re-check fails (503)', { match: PAYMENT_STATUS, status: 503 }],
+		// 503 to the first attempt and its three retries.
+		['the re-check fails (503)', { match: PAYMENT_STATUS, status: 503, retryAfter: 0, count: 4 }],
 		[
 			'the gateway answers about another payment',
 			{
@@ -104,18 +132,34 @@ describe('a claim the gateway does not confirm', () => {
 					status: 'success',
 					data: { paymentId: 'PAY00000000000000000000000000000000', orderId: 'wb-other', paymentStatus: 'success' },
 				},
+				count: 1,
 			},
 		],
 	])('%s: matches neither "Succeeded" nor "Refunded"; it is Other, with nothing under the four names', async (_label, fault) => {
 		const record = await paidWithReceipt('INV-1005', DECLINED_CARD);
 		const claim = { eventType: 'REFUND_SUCCESS', data: { ...record, status: 'success', refundId: 'RFD-1' } };
-		bench.sandbox.injectFault({ ...fault, count: 1 });
+		bench.sandbox.injectFault(fault);
 		expect(await itemsStarted(['succeeded', 'refunded', 'failed'], claim)).toEqual([]);
-		bench.sandbox.injectFault({ ...fault, count: 1 });
+		bench.sandbox.injectFault(fault);
 		const [item] = await itemsStarted(['other'], claim);
 		expect(item).toMatchObject({ statusVerified: false, notifiedStatus: 'success', recheckError: expect.any(Object) });
 		for (const name of FOUR) expect([name, item[name]]).toEqual([name, undefined]);
 	});
+});
+
+it('the gateway giving two different statuses (status and paymentStatus) confirms nothing: Other, never Succeeded', async () => {
+	const record = await paidWithReceipt('INV-1013', DECLINED_CARD);
+	const answer = {
+		match: PAYMENT_STATUS,
+		status: 200,
+		body: { resCode: 200, status: 'success', data: { paymentId: record.paymentId, orderId: record.orderId, status: 'success', paymentStatus: 'failure' } },
+	};
+	bench.sandbox.injectFault(answer);
+	expect(await itemsStarted(['succeeded', 'failed'], { ...record, status: 'success' })).toEqual([]);
+	bench.sandbox.injectFault(answer);
+	const [item] = await itemsStarted(['other'], { ...record, status: 'success' });
+	expect(item).toMatchObject({ statusVerified: false, recheckError: { message: expect.stringMatching(/two different statuses/) } });
+	expect(item.status).toBeUndefined();
 });
 
 describe('a second payment of the same order', () => {

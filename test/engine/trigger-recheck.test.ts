@@ -72,7 +72,7 @@ describe('the status re-check', () => {
 		expect(bench.sandbox.requests).toHaveLength(0);
 	});
 
-	it('turned off in a typeVersion 1 trigger, the item keeps the shape it had: the claims at the top, unverified', async () => {
+	it('turned off in a typeVersion 1 trigger too, the claims are set aside: none under status, amount, currency, receiptId', async () => {
 		const record = await paid('failure');
 		await bench.withServer(
 			{ options: { recheckStatus: false } },
@@ -80,7 +80,7 @@ describe('the status re-check', () => {
 				expect(await notify(own, { ...record, status: 'success' })).toMatchObject({ status: 200 });
 				const [execution] = await settled(own);
 				expect(execution.items.map((item) => item.json)).toEqual([
-					{ ...record, status: 'success', notifiedStatus: 'success', statusVerified: false },
+					{ ...claimsAside({ ...record, status: 'success' }), statusVerified: false },
 				]);
 			},
 			{ typeVersion: 1 },
@@ -97,13 +97,18 @@ describe('the status re-check', () => {
 	const failures: Array<[string, RecheckFailure]> = [
 		[
 			'the gateway answers 503',
-			{ breakIt: async () => bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 503 }), noted: { resCode: 503 } },
+			{
+				breakIt: async () => bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 503 }),
+				parameters: { options: { maxRetries: 0 } },
+				noted: { resCode: 503 },
+			},
 		],
 		[
 			'the gateway is down',
 			{
 				breakIt: async () => {},
 				gatewayDown: true,
+				parameters: { options: { maxRetries: 0 } },
 				noted: { resCode: null, message: expect.stringMatching(/could not reach the payment gateway/) },
 			},
 		],
@@ -111,7 +116,7 @@ describe('the status re-check', () => {
 			'the gateway answers after the time-out',
 			{
 				breakIt: async () => bench.sandbox.setLatency(2500),
-				parameters: { options: { timeout: 1000 } },
+				parameters: { options: { timeout: 1000, maxRetries: 0 } },
 				noted: { message: expect.stringMatching(/did not answer within the time-out of 1000 ms/) },
 			},
 		],
@@ -150,6 +155,81 @@ describe('the status re-check', () => {
 			);
 		},
 	);
+
+	describe('retried (Max Retries, 3 by default), as the gateway asks', () => {
+		it.each([
+			['one 503', { status: 503, count: 1 }, 2],
+			['three 429s with Retry-After: 1', { status: 429, count: 3, retryAfter: 1 }, 4],
+			['a reset connection', { kind: 'reset-before-body', count: 1 }, 2],
+		])(
+			'%s: the payment is confirmed and a workflow with Outcomes Succeeded and Failed starts',
+			async (_label, fault, attempts) => {
+				const record = await paid();
+				await bench.withServer({ outcomes: ['succeeded', 'failed'] }, async (own) => {
+					bench.sandbox.injectFault({ match: PAYMENT_STATUS, ...fault } as Parameters<typeof bench.sandbox.injectFault>[0]);
+					expect((await notify(own, record)).status).toBe(200);
+					const executions = await settled(own);
+					expect(executions.map((execution) => execution.items[0].json)).toEqual([
+						expect.objectContaining({ status: 'success', statusVerified: true }),
+					]);
+				});
+				const rechecks = bench.recheckRequests();
+				expect(rechecks).toHaveLength(attempts);
+				// Retry-After honoured, as the sandbox's clock saw it.
+				if ('retryAfter' in fault) {
+					for (let at = 1; at < rechecks.length; at++) {
+						expect(rechecks[at].receivedAtMs - rechecks[at - 1].receivedAtMs).toBeGreaterThanOrEqual(950);
+					}
+				}
+			},
+		);
+
+		it('a gateway that keeps failing: four attempts, then Other, unconfirmed; never Succeeded', async () => {
+			const record = await paid();
+			bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 503, retryAfter: 0, count: 10 });
+			await bench.withServer({ outcomes: ['succeeded', 'other'] }, async (own) => {
+				await notify(own, record);
+				const executions = await settled(own);
+				expect(executions.map((execution) => execution.items[0].json)).toEqual([
+					expect.objectContaining({ statusVerified: false, recheckError: expect.objectContaining({ resCode: 503 }) }),
+				]);
+			});
+			expect(bench.recheckRequests()).toHaveLength(4);
+		});
+
+		it('a Retry-After past the 30 s bound on the waits is not waited out: unconfirmed at once', async () => {
+			const record = await paid();
+			bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 429, retryAfter: 31, count: 1 });
+			await notify(bench.server, record);
+			const [execution] = await settled();
+			expect(execution.items[0].json).toMatchObject({ statusVerified: false, recheckError: { resCode: 429 } });
+			expect(bench.recheckRequests()).toHaveLength(1);
+		});
+
+		it('Max Retries out of range: nothing sent, the notification emitted unconfirmed, the field named', async () => {
+			const record = await paid();
+			await bench.withServer({ options: { maxRetries: 11 } }, async (own) => {
+				await notify(own, record);
+				const [execution] = await settled(own);
+				expect(execution.items[0].json).toMatchObject({
+					statusVerified: false,
+					recheckError: { message: expect.stringContaining('Max Retries (options.maxRetries)') },
+				});
+			});
+			expect(bench.recheckRequests()).toHaveLength(0);
+		});
+
+		it('Max Retries 0: one attempt', async () => {
+			const record = await paid();
+			bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 503, count: 1 });
+			await bench.withServer({ options: { maxRetries: 0 } }, async (own) => {
+				await notify(own, record);
+				const [execution] = await settled(own);
+				expect(execution.items[0].json).toMatchObject({ statusVerified: false });
+			});
+			expect(bench.recheckRequests()).toHaveLength(1);
+		});
+	});
 
 	// check-status tells the order's latest payment; the re-check reads the payment the notification names.
 	it(

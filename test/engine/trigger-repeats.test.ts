@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PaymentGatewayTrigger } from '../../nodes/PaymentGatewayTrigger/PaymentGatewayTrigger.node';
 import { REMEMBERED, Repeats, repeatKey } from '../../nodes/PaymentGatewayTrigger/repeats';
+import type { StatusRecord } from '../support/fixtures';
 import { runNode } from '../support/fixtures';
 import { PAYMENT_STATUS, useTriggerBench } from '../support/trigger';
 import type { StaticDataStore, WebhookServer } from '../support/webhook';
@@ -33,10 +34,27 @@ async function allAtOnce(target: WebhookServer, bodies: object[]): Promise<void>
 
 const startedFor = (target: WebhookServer) => target.executions.map((execution) => execution.items[0].json.paymentId);
 
-/** The handled notifications the saved static data holds (17 characters each). */
-const storedEntries = (store: StaticDataStore) =>
-	String((store.staticData['node:Payment Gateway Trigger'] as IDataObject | undefined)?.handledNotifications ?? '')
-		.length / 17;
+/** The handled notifications the saved static data holds (17 characters each, paid and unpaid kept apart). */
+const storedEntries = (store: StaticDataStore) => {
+	const kept = (store.staticData['node:Payment Gateway Trigger'] ?? {}) as IDataObject;
+	return String(kept.handledNotifications ?? '').length / 17 + String(kept.handledUnpaidNotifications ?? '').length / 17;
+};
+
+/** The payments of `records` the saved store holds, as a process that learned nothing itself would find them. */
+const inStore = (store: StaticDataStore, records: StatusRecord[]) => {
+	const staticData = JSON.parse(JSON.stringify(store.staticData['node:Payment Gateway Trigger'] ?? {})) as IDataObject;
+	const repeats = new Repeats(staticData, `fresh-${Math.random()}`);
+	return records.filter((record) => repeats.has(repeatKey(record.paymentId, 'success'))).map((record) => record.paymentId);
+};
+
+/** Waits until the sandbox has received the re-check of `paymentId`. */
+async function recheckArrived(paymentId: string): Promise<void> {
+	for (let tries = 0; tries < 500; tries++) {
+		if (bench.recheckRequests().some((request) => request.path.endsWith(`/${paymentId}`))) return;
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+	throw new Error(`no re-check of ${paymentId}`);
+}
 
 describe('the same notification again', () => {
 	it('three in a row: one execution, every delivery answered 200, each re-checked', async () => {
@@ -80,9 +98,38 @@ describe('the same notification again', () => {
 		expect(bench.server.executions.map((execution) => execution.items[0].json.status)).toEqual(['success', 'refunded']);
 	});
 
+	it('a second partial refund (its own refundId, the status still partially_refunded) is news; its repeat is not', async () => {
+		const record = await paid();
+		await notify(bench.server, record);
+		await bench.server.idle();
+		const refundIds: unknown[] = [];
+		for (const amount of [10, 5]) {
+			const refund = await runNode(bench.sandbox, { resource: 'transaction', operation: 'refund', paymentId: record.paymentId, amount });
+			expect(refund.error).toBeUndefined();
+			refundIds.push(refund.items[0].json.refundId);
+			const body = { eventType: 'REFUND_SUCCESS', data: { ...record, refundId: ` ${String(refund.items[0].json.refundId)} `, status: 'partially_refunded', amount } };
+			await notify(bench.server, body);
+			await bench.server.idle();
+			await notify(bench.server, body);
+			await bench.server.idle();
+		}
+		const items = bench.server.executions.map((execution) => execution.items[0].json);
+		expect(items.map((item) => [item.status, item.refundId ?? null])).toEqual([
+			['success', null],
+			['partially_refunded', refundIds[0]],
+			['partially_refunded', refundIds[1]],
+		]);
+		// On a refund the top-level amount is the payment's, as the gateway reads it; the refund's own is a claim.
+		expect(items.slice(1).map((item) => [item.amount, item.notifiedAmount])).toEqual([
+			[25.5, 10],
+			[25.5, 5],
+		]);
+	});
+
 	it('an unconfirmed delivery is not remembered: the next one, confirmed, starts the workflow, its repeat does not', async () => {
 		const record = await paid();
-		bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 503 });
+		// 503 to the first delivery's re-check and its three retries.
+		bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 503, retryAfter: 0, count: 4 });
 		for (let delivery = 0; delivery < 3; delivery++) {
 			await notify(bench.server, record);
 			await bench.server.idle();
@@ -108,6 +155,27 @@ describe('the same notification again', () => {
 			},
 			{ typeVersion },
 		);
+	});
+
+	it('a test event ("Listen for test event", execution mode manual) teaches neither the store nor the process', async () => {
+		const record = await paid();
+		await bench.withServer(
+			{},
+			async (test) => {
+				for (let delivery = 0; delivery < 2; delivery++) {
+					await notify(test, record);
+					await test.idle();
+				}
+				expect(test.executions).toHaveLength(2);
+				expect(test.store.staticData).toEqual({});
+			},
+			{ mode: 'manual' },
+		);
+		// The production URL, in the same process: the first delivery starts the workflow.
+		await notify(bench.server, record);
+		await notify(bench.server, record);
+		await settled();
+		expect(startedFor(bench.server)).toEqual([record.paymentId]);
 	});
 
 	it('a notification the Outcomes leave out is not remembered', async () => {
@@ -186,6 +254,152 @@ describe('notifications handled at the same time do not make the trigger forget 
 		);
 	});
 
+	it('a process keeps what it read in another’s save, though a later save overwrote it in the store', async () => {
+		const store: StaticDataStore = { staticData: {} };
+		const [slow, first, second] = await Promise.all([paid(), paid(), paid()]);
+		await bench.withServer(
+			{},
+			async (a) => {
+				await bench.withServer(
+					{},
+					async (b) => {
+						// b's first request reads the empty store, then waits on its re-check while the others are handled.
+						bench.sandbox.setLatency(1500);
+						const slowAnswer = notify(b, slow);
+						await recheckArrived(slow.paymentId);
+						bench.sandbox.setLatency(0);
+						await notify(a, first);
+						await a.idle();
+						expect(inStore(store, [first])).toEqual([first.paymentId]);
+						// b reads a's save with this one.
+						await notify(b, second);
+						await b.waitForExecutions(1);
+						expect(inStore(store, [first, second])).toEqual([first.paymentId, second.paymentId]);
+						// The slow request saves last: it read the empty store, and still carries what b read since.
+						await slowAnswer;
+						await b.idle();
+						expect(b.executions).toHaveLength(2);
+						expect(inStore(store, [slow, first, second])).toEqual([slow, first, second].map((r) => r.paymentId));
+					},
+					{ nodeType: triggerOfAnotherProcess(), store },
+				);
+			},
+			{ nodeType: triggerOfAnotherProcess(), store },
+		);
+		// Both processes gone: a new one finds the three in the store.
+		await bench.withServer(
+			{},
+			async (c) => {
+				await allAtOnce(c, [slow, first, second]);
+				await c.idle();
+				expect(c.executions).toHaveLength(0);
+			},
+			{ nodeType: triggerOfAnotherProcess(), store },
+		);
+	});
+
+	describe('two processes, ten different notifications each at once (every request reads the store before any saves)', () => {
+		/** Runs the ten and ten at once; the store then holds only the last saver's ten. */
+		async function tenEachAtOnce(a: WebhookServer, b: WebhookServer, records: StatusRecord[]) {
+			const [ofA, ofB] = [records.slice(0, 10), records.slice(10)];
+			bench.sandbox.setLatency(300);
+			await Promise.all([allAtOnce(a, ofA), allAtOnce(b, ofB)]);
+			await Promise.all([a.idle(), b.idle()]);
+			bench.sandbox.setLatency(0);
+			expect([a.executions.length, b.executions.length]).toEqual([10, 10]);
+			const lastSaverIsA = inStore(store(a), ofA).length === 10;
+			expect(inStore(store(a), lastSaverIsA ? ofB : ofA)).toEqual([]);
+			a.reset();
+			b.reset();
+			return lastSaverIsA
+				? { last: a, other: b, ofLast: ofA, ofOther: ofB }
+				: { last: b, other: a, ofLast: ofB, ofOther: ofA };
+		}
+		const store = (server: WebhookServer) => server.store;
+
+		it('each repeat sent to the other process, one after another: the other process saves next, and none starts again', async () => {
+			const shared: StaticDataStore = { staticData: {} };
+			const records = await Promise.all(Array.from({ length: 20 }, async () => await paid()));
+			await bench.withServer(
+				{},
+				async (a) => {
+					await bench.withServer(
+						{},
+						async (b) => {
+							const { last, other, ofLast, ofOther } = await tenEachAtOnce(a, b, records);
+							// The one that did not save last reads the last saver's ten, and its save carries all twenty.
+							for (const record of ofLast) {
+								await notify(other, record);
+								await other.idle();
+							}
+							expect(inStore(shared, records)).toHaveLength(20);
+							for (const record of ofOther) {
+								await notify(last, record);
+								await last.idle();
+							}
+							expect([last.executions.length, other.executions.length]).toEqual([0, 0]);
+						},
+						{ nodeType: triggerOfAnotherProcess(), store: shared },
+					);
+				},
+				{ nodeType: triggerOfAnotherProcess(), store: shared },
+			);
+		});
+
+		/** The two processes on `shared`; `then` runs before both go. */
+		async function twoProcesses(shared: StaticDataStore, records: StatusRecord[], then: (other: WebhookServer) => Promise<void>) {
+			let ofOther: StatusRecord[] = [];
+			await bench.withServer(
+				{},
+				async (a) => {
+					await bench.withServer(
+						{},
+						async (b) => {
+							const run = await tenEachAtOnce(a, b, records);
+							ofOther = run.ofOther;
+							await then(run.other);
+						},
+						{ nodeType: triggerOfAnotherProcess(), store: shared },
+					);
+				},
+				{ nodeType: triggerOfAnotherProcess(), store: shared },
+			);
+			return ofOther;
+		}
+		async function atANewProcess(shared: StaticDataStore, records: StatusRecord[]) {
+			let started: unknown[] = [];
+			await bench.withServer(
+				{},
+				async (c) => {
+					await allAtOnce(c, records);
+					await c.idle();
+					started = startedFor(c);
+				},
+				{ nodeType: triggerOfAnotherProcess(), store: shared },
+			);
+			return started;
+		}
+
+		it('both restart after the other process saved again (any confirmed notification): none starts again', async () => {
+			const shared: StaticDataStore = { staticData: {} };
+			const records = await Promise.all(Array.from({ length: 21 }, async () => await paid()));
+			await twoProcesses(shared, records.slice(0, 20), async (other) => {
+				await notify(other, records[20]);
+				await other.idle();
+				expect(inStore(shared, records)).toHaveLength(21);
+			});
+			expect(await atANewProcess(shared, records)).toEqual([]);
+		});
+
+		it('both restart before the other process saved again: its ten start again (measured, documented)', async () => {
+			const shared: StaticDataStore = { staticData: {} };
+			const records = await Promise.all(Array.from({ length: 20 }, async () => await paid()));
+			const ofOther = await twoProcesses(shared, records, async () => {});
+			const started = await atANewProcess(shared, records);
+			expect(new Set(started)).toEqual(new Set(ofOther.map((record) => record.paymentId)));
+		});
+	});
+
 	it('identical deliveries at the very same moment to two processes: one execution each (measured, documented)', async () => {
 		const store: StaticDataStore = { staticData: {} };
 		const record = await paid();
@@ -233,7 +447,7 @@ describe('the store', () => {
 		for (const key of keys) {
 			const { repeats, staticData } = requestOn(saved, scope);
 			expect(repeats.has(key)).toBe(false);
-			repeats.remember(key);
+			repeats.remember(key, 'paid');
 			repeats.save();
 			// Saved only when it changed, as n8n does.
 			saved.data = staticData;
@@ -241,7 +455,7 @@ describe('the store', () => {
 		}
 		// The rest in one request: the same process learning them one after another.
 		const { repeats, staticData } = requestOn(saved, scope);
-		for (const key of keys.slice(11)) repeats.remember(key);
+		for (const key of keys.slice(11)) repeats.remember(key, 'paid');
 		repeats.save();
 		const stored = staticData.handledNotifications as string;
 		expect(typeof stored).toBe('string');
@@ -254,10 +468,56 @@ describe('the store', () => {
 		expect(seen.slice(50).every(Boolean)).toBe(true);
 	});
 
+	it(`${REMEMBERED} declined or pending payments, which cost nothing, push no paid one out: not from the store, not from memory`, () => {
+		const scope = `flood-${Date.now()}`;
+		let saved = { data: {} as IDataObject };
+		const handle = (keys: string[], kind: 'paid' | 'unpaid') => {
+			const { repeats, staticData } = requestOn(saved, scope);
+			for (const key of keys) {
+				expect(repeats.has(key)).toBe(false);
+				repeats.remember(key, kind);
+			}
+			repeats.save();
+			saved = { data: staticData };
+		};
+		handle([repeatKey('PAY-PAID', 'success')], 'paid');
+		handle([repeatKey('PAY-REFUNDED', 'refunded', 'RFD1')], 'paid');
+		const declined = Array.from({ length: REMEMBERED + 10 }, (_, index) => repeatKey(`PAY-DECLINED-${index}`, 'failure'));
+		for (let at = 0; at < declined.length; at += 500) handle(declined.slice(at, at + 500), 'unpaid');
+		expect(String(saved.data.handledUnpaidNotifications)).toHaveLength(REMEMBERED * 17);
+		expect(String(saved.data.handledNotifications)).toHaveLength(2 * 17);
+		for (const view of [requestOn(saved, scope).repeats, requestOn(saved, `restarted-${Date.now()}`).repeats]) {
+			expect(view.has(repeatKey('PAY-PAID', 'success'))).toBe(true);
+			expect(view.has(repeatKey('PAY-REFUNDED', 'refunded', 'RFD1'))).toBe(true);
+			expect(view.has(repeatKey('PAY-DECLINED-0', 'failure'))).toBe(false);
+			expect(view.has(repeatKey(`PAY-DECLINED-${REMEMBERED + 9}`, 'failure'))).toBe(true);
+		}
+	});
+
+	it('a new notification at a full store is appended, the oldest dropped: nothing else is rewritten', () => {
+		const scope = `append-${Date.now()}`;
+		const full = requestOn({ data: {} }, scope);
+		for (let index = 0; index < REMEMBERED; index++) full.repeats.remember(repeatKey(`PAY${index}`, 'success'), 'paid');
+		full.repeats.save();
+		const before = full.staticData.handledNotifications as string;
+		const next = requestOn({ data: full.staticData }, scope);
+		next.repeats.remember(repeatKey('PAY-NEW', 'success'), 'paid');
+		next.repeats.save();
+		const after = next.staticData.handledNotifications as string;
+		expect(after).toHaveLength(before.length);
+		expect(after.startsWith(before.slice(17))).toBe(true);
+		expect(after.slice(-17, -6)).toBe(repeatKey('PAY-NEW', 'success'));
+	});
+
+	it('another refund of the same payment, whose status still reads partially_refunded, has a key of its own', () => {
+		expect(repeatKey('PAY1', 'partially_refunded', 'RFD1')).not.toBe(repeatKey('PAY1', 'partially_refunded', 'RFD2'));
+		expect(repeatKey('PAY1', 'partially_refunded', 'RFD1')).not.toBe(repeatKey('PAY1', 'partially_refunded'));
+	});
+
 	it('a request that learns nothing new changes nothing, so n8n saves nothing', () => {
 		const scope = `unchanged-${Date.now()}`;
 		const first = requestOn({ data: {} }, scope);
-		first.repeats.remember(repeatKey('PAY1', 'success'));
+		first.repeats.remember(repeatKey('PAY1', 'success'), 'paid');
 		first.repeats.save();
 		const second = requestOn({ data: first.staticData }, scope);
 		const before = JSON.stringify(second.staticData);
@@ -270,7 +530,7 @@ describe('the store', () => {
 		for (const value of [42, 'not a store', '!'.repeat(17), { keys: [] }]) {
 			const { repeats, staticData } = requestOn({ data: { handledNotifications: value } }, `odd-${Date.now()}-${String(value)}`);
 			expect(repeats.has(repeatKey('PAY1', 'success'))).toBe(false);
-			repeats.remember(repeatKey('PAY1', 'success'));
+			repeats.remember(repeatKey('PAY1', 'success'), 'paid');
 			repeats.save();
 			expect(String(staticData.handledNotifications)).toHaveLength(17);
 		}

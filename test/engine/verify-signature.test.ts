@@ -204,8 +204,53 @@ describe('typeVersion 1.2, Confirm With Gateway', () => {
 		sandbox.clearFaults();
 	});
 
-	it('turned off at 1.2, or at typeVersion 1 and 1.1: nothing is sent, the item as it came with signatureValid', async () => {
-		expect(await confirmed([{ ...record }], { confirmWithGateway: false })).toEqual([{ ...record, signatureValid: true }]);
+	it('turned off at 1.2: nothing is sent, nothing confirmed, whatever the record says of itself', async () => {
+		const forged = { ...record, status: 'success', statusVerified: true, statusMismatch: false, confirmationError: null };
+		expect(await confirmed([forged], { confirmWithGateway: false })).toEqual([
+			{ ...record, status: 'success', signatureValid: true, statusVerified: false },
+		]);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	it('what the record says of itself under the names the node or the gateway use never stays on top', async () => {
+		const declined = await settledPayment(sandbox, 'failure');
+		sandbox.clearLog();
+		const forged = {
+			...declined,
+			status: 'success',
+			paymentStatus: 'success',
+			statusVerified: true,
+			statusMismatch: false,
+			signatureValid: true,
+			confirmationError: null,
+			recheckError: null,
+		};
+		const [item] = await confirmed([forged]);
+		expect(item).toMatchObject({ status: 'failure', notifiedPaymentStatus: 'success', statusVerified: true, statusMismatch: true });
+		for (const name of ['paymentStatus', 'confirmationError', 'recheckError']) expect([name, item[name]]).toEqual([name, undefined]);
+		// An invalid signature: the record's own claims of being verified are dropped as well.
+		const [invalid] = await confirmed([{ ...forged, signature: flip(declined.signature) }]);
+		expect(invalid).toMatchObject({ signatureValid: false, statusVerified: false, notifiedPaymentStatus: 'success' });
+		expect(invalid.statusMismatch).toBeUndefined();
+	});
+
+	it('the gateway giving two different statuses (status and paymentStatus) confirms nothing', async () => {
+		sandbox.injectFault({
+			match: '/transaction/status/',
+			status: 200,
+			body: {
+				resCode: 200,
+				status: 'success',
+				data: { paymentId: record.paymentId, orderId: record.orderId, status: 'success', paymentStatus: 'failure', amount: 25.5 },
+			},
+		});
+		const [item] = await confirmed([{ ...record }]);
+		expect(item).toMatchObject({ signatureValid: true, statusVerified: false, notifiedStatus: 'success' });
+		for (const name of ['status', 'amount']) expect([name, item[name]]).toEqual([name, undefined]);
+		expect(item.confirmationError).toMatchObject({ message: expect.stringMatching(/two different statuses/) });
+	});
+
+	it('at typeVersion 1 and 1.1, turned off by default: nothing is sent, the item as it came with signatureValid', async () => {
 		for (const typeVersion of [1, 1.1]) {
 			const result = await runNode(sandbox, VERIFY, [{ ...record }], { typeVersion });
 			expect(result.items.map((item) => item.json)).toEqual([{ ...record, signatureValid: true }]);

@@ -104,12 +104,12 @@ async function runNodeCell(cell: Cell, sandbox: Sandbox, prepared: Prepared) {
 }
 
 /** Each record notified in turn to the trigger served as a production webhook, its re-check run to the end. */
-async function runTriggerCell(sandbox: Sandbox, prepared: Prepared) {
+async function runTriggerCell(sandbox: Sandbox, prepared: Prepared, mode: Mode) {
 	const server = await startWebhookServer({
 		nodeType: PaymentGatewayTrigger,
 		credentialType: PaymentGatewayApi,
 		credentials: sandboxCredentials(sandbox),
-		parameters: { options: { timeout: TIMEOUT } },
+		parameters: { options: { timeout: TIMEOUT, maxRetries: mode === 'retry' ? MAX_RETRIES : 0 } },
 	});
 	const answers: Array<{ status: number; answeredAtMs: number; text: string }> = [];
 	try {
@@ -141,7 +141,7 @@ export async function runCell(cell: Cell, sandbox: Sandbox): Promise<CellRun> {
 	const arming = cell.operation.kind === 'local' ? undefined : armAfter(sandbox, 1, () => cell.fault.options());
 	const { result, thrown, material, answers } =
 		cell.operation.kind === 'trigger'
-			? await runTriggerCell(sandbox, prepared)
+			? await runTriggerCell(sandbox, prepared, cell.mode)
 			: { ...(await runNodeCell(cell, sandbox, prepared)), answers: undefined };
 	const searched = JSON.stringify(material);
 	return {

@@ -35,6 +35,8 @@ export interface WebhookServerOptions {
 	workflowSettings?: IWorkflowSettings;
 	/** The workflow's saved static data; servers given the same object share it, as webhook processes share a database. */
 	store?: StaticDataStore;
+	/** n8n's execution mode: `webhook` for the production URL (default), `manual` for "Listen for test event". */
+	mode?: 'webhook' | 'manual';
 }
 
 /** The workflow's static data as the database holds it between calls. */

@@ -183,6 +183,7 @@ async function startWebhookServer(options) {
 	// node's webhook() returned when the node changed it, with no lock (the last save wins). Servers given the same
 	// `store` share it, as webhook processes share one database.
 	const store = options.store ?? { staticData: {} };
+	const mode = options.mode ?? MODE;
 	// n8n builds the workflow anew for every webhook call and again for the run it starts.
 	const newWorkflow = (staticData = clone(store.staticData)) =>
 		new Workflow({
@@ -233,7 +234,7 @@ async function startWebhookServer(options) {
 		if (resultData) runExecutionData.resultData = { ...runExecutionData.resultData, ...resultData };
 		const { executionId, run, nodeExecutionOrder, refused } = await executeWorkflow({
 			workflow,
-			mode: MODE,
+			mode,
 			credentialsHelper,
 			runExecutionData,
 		});
@@ -273,7 +274,7 @@ async function startWebhookServer(options) {
 		const node = workflow.getNode(triggerName);
 		const additionalData = { ...baseAdditionalData(), httpRequest: req, httpResponse: res };
 		const closeFunctions = [];
-		const context = new core.WebhookContext(workflow, node, additionalData, MODE, webhookData, closeFunctions, null);
+		const context = new core.WebhookContext(workflow, node, additionalData, mode, webhookData, closeFunctions, null);
 		let result;
 		try {
 			result = await trigger.webhook.call(context);

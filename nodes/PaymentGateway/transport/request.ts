@@ -10,7 +10,7 @@ import type { Deadline } from './deadline';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
 import { NoAnswer, noAnswerError, noAnswerOf } from './network';
 import { dataOfAnswer, unreadableAnswerError } from './result';
-import { asksForRetry, isRateLimited, paceOutcome, retriesAllowed, retryDelayMs } from './retry';
+import { asksForRetry, isRateLimited, nextRetryWaitMs, paceOutcome, retriesAllowed } from './retry';
 import type { CallSettings, Gateway, GatewayCall, GatewayHost } from './types';
 import { isWrite } from './types';
 
@@ -110,13 +110,18 @@ export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gatew
 		const paced = !isWrite(call);
 
 		let uncertain = false;
+		let waitedMs = 0;
+		const waitBeforeRetry = async (wait: number, mayHaveActed = true) => {
+			uncertain ||= mayHaveActed;
+			waitedMs += wait;
+			await sleep(wait);
+		};
 		for (let attemptIndex = 0; ; attemptIndex++) {
-			const canRetry = attemptIndex < maxRetries;
 			const result = await pacedAttempt(options, timeout, paced);
 			if (result.failure) {
-				if (canRetry) {
-					uncertain = true;
-					await sleep(retryDelayMs(attemptIndex, undefined));
+				const wait = nextRetryWaitMs(attemptIndex, maxRetries, waitedMs, settings, undefined);
+				if (wait !== undefined) {
+					await waitBeforeRetry(wait);
 					continue;
 				}
 				const { failure } = result;
@@ -127,10 +132,12 @@ export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gatew
 
 			const { response, parsed, body } = result;
 			const httpStatus = response.statusCode;
-			if (canRetry && asksForRetry(httpStatus, body)) {
+			const wait = asksForRetry(httpStatus, body)
+				? nextRetryWaitMs(attemptIndex, maxRetries, waitedMs, settings, response.headers?.['retry-after'])
+				: undefined;
+			if (wait !== undefined) {
 				// A rate limit (429) is the gateway's word that it did not act; any other failure may hide one that did.
-				uncertain ||= !isRateLimited(httpStatus, body);
-				await sleep(retryDelayMs(attemptIndex, response.headers?.['retry-after']));
+				await waitBeforeRetry(wait, !isRateLimited(httpStatus, body));
 				continue;
 			}
 

@@ -57,3 +57,19 @@ export function paceOutcome(httpStatus: number, body: IDataObject | undefined, r
 	}
 	return httpStatus < 500 && body && (code === undefined || code < 500) ? { kind: 'answered' } : { kind: 'other' };
 }
+
+/**
+ * The wait before attempt `attemptIndex + 2`, or undefined when no retry is to be made: the retries are used up, or
+ * the wait would take the waits so far past `settings.maxTotalRetryWaitMs` (a Retry-After is honoured, not cut short).
+ */
+export function nextRetryWaitMs(
+	attemptIndex: number,
+	maxRetries: number,
+	waitedMs: number,
+	settings: CallSettings,
+	retryAfter: unknown,
+): number | undefined {
+	if (attemptIndex >= maxRetries) return undefined;
+	const wait = retryDelayMs(attemptIndex, retryAfter);
+	return waitedMs + wait > (settings.maxTotalRetryWaitMs ?? Infinity) ? undefined : wait;
+}

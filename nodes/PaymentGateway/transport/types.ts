@@ -30,6 +30,8 @@ export interface CallSettings {
 	timeout?: number;
 	/** Only reads and deletes may be retried: a retried order or payment could move money twice. */
 	maxRetries?: number;
+	/** The longest the waits between attempts may take in all; a retry that would wait longer is not made. */
+	maxTotalRetryWaitMs?: number;
 }
 
 /** The gateway as one execution sees it: the credential is read, checked and decoded once, not per item. */

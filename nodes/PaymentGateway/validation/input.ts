@@ -78,6 +78,15 @@ export function validateTimeout(field: string, value: unknown): number | undefin
 	return value;
 }
 
+/** A count of retries, as the Max Retries fields offer it; undefined is `fallback`. */
+export function validateRetries(field: string, value: unknown, fallback: number): number {
+	if (value === undefined) return fallback;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10) {
+		throw new InvalidInput(field, 'must be a whole number from 0 to 10');
+	}
+	return value;
+}
+
 /** Digits after the point of a plain decimal, ignoring trailing zeros; Infinity for exponent notation of small numbers. */
 function decimalsOf(text: string): number {
 	const exponent = /e([+-]\d+)$/i.exec(text);

@@ -1,6 +1,6 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
-import { scalarText } from '../../helpers/text';
+import { anyText, scalarText } from '../../helpers/text';
 import type { CallSettings, Gateway } from '../../transport/request';
 import { fetchPaymentStatus } from './paymentStatus';
 
@@ -9,15 +9,29 @@ import { fetchPaymentStatus } from './paymentStatus';
 // signature proves two ids; a status, an amount, a currency or a receipt beside them is a claim until the gateway
 // confirms it. The trigger and Status → Verify Signature both confirm here, and shape their items here.
 
-/** The values a record claims that only the gateway can confirm, and the names the claims keep beside them. */
+/**
+ * The values a record claims that only the gateway can confirm, and the names the claims keep beside them;
+ * `paymentStatus` is the gateway's own name for a status, so a record's is a claim too.
+ */
 const CLAIM_NAMES = {
 	status: 'notifiedStatus',
 	amount: 'notifiedAmount',
 	currency: 'notifiedCurrency',
 	receiptId: 'notifiedReceiptId',
+	paymentStatus: 'notifiedPaymentStatus',
 } as const;
 
-type Confirmable = keyof typeof CLAIM_NAMES;
+type Confirmable = Exclude<keyof typeof CLAIM_NAMES, 'paymentStatus'>;
+
+/** What the trigger and Verify Signature set themselves: a record's own values under these names are dropped. */
+const NODE_NAMES = ['statusVerified', 'statusMismatch', 'recheckError', 'signatureValid', 'confirmationError'];
+
+/** The record without the values only the node sets: a record cannot say it was verified. */
+export function withoutNodeValues(record: IDataObject): IDataObject {
+	const item: IDataObject = { ...record };
+	for (const name of NODE_NAMES) delete item[name];
+	return item;
+}
 
 export interface SignedIds {
 	orderId: string;
@@ -34,24 +48,28 @@ export type Confirmation =
 	| { verified: true; values: IDataObject }
 	| { verified: false; failure: ConfirmationFailure };
 
+const sameStatus = (a: unknown, b: unknown) => anyText(a).toLowerCase() === anyText(b).toLowerCase();
+
 /**
  * Reads the very payment the ids name, by its paymentId. Confirmed only when the gateway's record is about that
  * payment of that order; the gateway's failures are thrown as the transport's NodeApiError.
  */
 export async function confirmPayment(gateway: Gateway, ids: SignedIds, settings: CallSettings): Promise<Confirmation> {
 	const record = await fetchPaymentStatus(gateway, ids.paymentId, settings);
+	const unconfirmed = (why: string): Confirmation => ({
+		verified: false,
+		failure: { message: `The gateway's record of payment ${ids.paymentId} ${why}: nothing is confirmed`, resCode: null, code: null },
+	});
 	if (scalarText(record.paymentId) !== ids.paymentId || scalarText(record.orderId) !== ids.orderId) {
-		return {
-			verified: false,
-			failure: {
-				message: `The gateway's record of payment ${ids.paymentId} is not about this payment of order ${ids.orderId}: nothing is confirmed`,
-				resCode: null,
-				code: null,
-			},
-		};
+		return unconfirmed(`is not about this payment of order ${ids.orderId}`);
+	}
+	// Two statuses that disagree confirm nothing: which one the gateway means is unknown.
+	const status = record.status ?? record.paymentStatus;
+	if (record.status != null && record.paymentStatus != null && !sameStatus(record.status, record.paymentStatus)) {
+		return unconfirmed('gives two different statuses');
 	}
 	const values: IDataObject = {
-		status: record.status ?? record.paymentStatus,
+		status,
 		amount: record.amount,
 		currency: record.currency,
 		receiptId: record.receiptId,
@@ -75,7 +93,7 @@ export function failureOf(error: unknown): ConfirmationFailure {
  * Verify Signature after the trigger keeps the notification's own claims, not the trigger's confirmed values.
  */
 export function claimsSetAside(claims: IDataObject): IDataObject {
-	const item: IDataObject = { ...claims };
+	const item = withoutNodeValues(claims);
 	for (const [name, claimName] of Object.entries(CLAIM_NAMES)) {
 		delete item[name];
 		if (name in claims && !(claimName in claims)) item[claimName] = claims[name];

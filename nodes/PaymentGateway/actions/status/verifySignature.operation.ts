@@ -9,7 +9,7 @@ import { callSettings } from '../common';
 import { orderIdField, paymentIdField } from '../fields';
 import { outsideToolMode, toolDescriptionField } from '../toolMode';
 import { confirmsWithGateway, versionedFrom } from '../versions';
-import { claimsSetAside, confirmedItem, confirmPayment } from './confirm';
+import { claimsSetAside, confirmedItem, confirmPayment, withoutNodeValues } from './confirm';
 
 const confirmWithGatewayField: INodeProperties = {
 	displayName: 'Confirm With Gateway',
@@ -62,15 +62,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const orderId = requireText('Order ID (orderId)', this.getNodeParameter('orderId', itemIndex));
 	const paymentId = requireText('Payment ID (paymentId)', this.getNodeParameter('paymentId', itemIndex));
 	const signature = this.getNodeParameter('signature', itemIndex, '');
-	const confirm = this.getNodeParameter(
-		'confirmWithGateway',
-		itemIndex,
-		confirmsWithGateway(this.getNode().typeVersion),
-	) as boolean;
+	const confirmsByDefault = confirmsWithGateway(this.getNode().typeVersion);
+	const confirm = this.getNodeParameter('confirmWithGateway', itemIndex, confirmsByDefault) as boolean;
 	if (!gateway.clientSecret) throw new InvalidCredential('Client Secret', 'is empty');
 	const record = this.getInputData()[itemIndex].json;
 	const signatureValid = isAuthenticSignature(gateway.clientSecret, orderId, paymentId, signature);
-	if (!confirm) return { ...record, signatureValid };
+	// From typeVersion 1.2 an unconfirmed record says so, whatever it claims of itself.
+	if (!confirm) return confirmsByDefault ? { ...withoutNodeValues(record), signatureValid, statusVerified: false } : { ...record, signatureValid };
 	if (!signatureValid) return { ...claimsSetAside(record), signatureValid, statusVerified: false };
 	const confirmation = await confirmPayment(gateway, { orderId, paymentId }, callSettings(this, itemIndex));
 	const item: IDataObject = { ...confirmedItem({ ...record, orderId, paymentId }, confirmation), signatureValid };
