@@ -76,6 +76,8 @@ function launch(command, args, { cwd, env = process.env, logFile, onLine, inheri
 	children.add(entry);
 	exited.then(() => children.delete(entry));
 	const running = () => child.exitCode === null && child.signalCode === null && child.pid !== undefined;
+	// Started after clean-up began (a signal while a script was still starting things): stopped at once, not left.
+	if (cleaning) stop(10_000);
 	async function stop(graceMs = 30_000) {
 		if (!running()) return exited;
 		const since = Date.now();
@@ -167,8 +169,11 @@ let cleaning;
 function cleanUp() {
 	const stopAll = (last) => Promise.all([...children].filter((entry) => entry.stopLast === last).map((entry) => entry.stop(10_000)));
 	cleaning ??= (async () => {
-		await stopAll(false);
-		await stopAll(true);
+		// Until none is left: a child started while others were stopping is stopped too.
+		while (children.size > 0) {
+			await stopAll(false);
+			await stopAll(true);
+		}
 		for (const fn of cleanUps.reverse()) await Promise.resolve().then(fn).catch(() => {});
 	})();
 	return cleaning;
