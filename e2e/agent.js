@@ -101,6 +101,7 @@ async function reviewedRefund(amount, buttonText) {
 	try {
 		const request = approvalRequest(await chat.socket.next((message) => Boolean(approvalRequest(message))));
 		assert.ok(request, `the chat shows an approval request: ${chat.socket.messages.join(' | ').slice(0, 300)}`);
+		log(`the review of a refund of ${amount}: ${request.text.replace(/\n+/g, ' / ')}`);
 		assert.ok(request.text.startsWith(`Refund ${amount} ${currency} of payment ${paymentId}?`), `it shows the amount with its currency and the paymentId: ${request.text}`);
 		assert.ok(request.text.includes(`refunds at most ${LIMIT} per call (its Maximum Amount per Call`), `it shows the limit: ${request.text}`);
 		assert.equal(request.text.includes('this refund is above it'), amount > LIMIT, `it says whether ${amount} is above ${LIMIT}: ${request.text}`);
@@ -219,7 +220,8 @@ check('(d) a sentence the stand-in does not read is answered with the two it doe
 check('(d) a refund of 10 approved in the chat: the execution waits for it, then exactly one refund of 10, in the answer', async () => {
 	const approved = await reviewedRefund(10, 'Approve refund');
 	assert.deepEqual(approved.refunds.map((r) => [parseJson(r.body).paymentId, parseJson(r.body).amount]), [[s.payment.paymentId, 10]]);
-	assert.ok(/"refundId":"[^"]+"/.test(approved.final) && approved.final.includes('"amount":10'), approved.final.slice(0, 300));
+	// An OMR amount comes back as the gateway writes it, with its three decimals ("10.000").
+	assert.ok(/"refundId":"[^"]+"/.test(approved.final) && /"amount":"?10(\.0+)?"?[,}]/.test(approved.final), approved.final.slice(0, 300));
 });
 
 check('(d) a refund of 7 declined in the chat: no refund, and the model is told the person rejected it', async () => {
