@@ -6,6 +6,7 @@
 //
 // BENCH_N items per run (1000), BENCH_LATENCY_MS sandbox latency for the throughput and clean-up runs (50),
 // BENCH_ROUNDS rounds of the overhead comparison (6), BENCH_MEMORY_N item counts of the memory runs (1000,10000).
+// BENCH_ONLY=capacity runs only the section "a gateway of unknown capacity" and writes bench/results-capacity.json.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -15,6 +16,7 @@ const { throughputSvg } = require('./lib/chart');
 const { measureMemory } = require('./lib/memory');
 const { floorStatusOfAll } = require('./lib/floor-node');
 const { httpRequestStatusOfAll, untunedStatusOfAll } = require('./lib/untuned');
+const { unknownCapacity } = require('./lib/capacity');
 const { cleanUpCards, paidOrders, statusOfAll, storeCards } = require('./lib/node-runs');
 const { plainClient } = require('./lib/plain-client');
 const { timed } = require('./lib/pool');
@@ -34,7 +36,11 @@ const CLEANUP = { customers: 200, cardsEach: 5, concurrency: 10 };
 // typeVersion 1 goes one at a time: fewer items keep the run short, and items/s is what is compared.
 const UNTUNED = { items: 300, latencyMs: 1000, typeVersion1Items: 20 };
 
-const RESULTS_FILE = path.join(__dirname, 'results.json');
+const ONLY = process.env.BENCH_ONLY || undefined;
+if (ONLY !== undefined && ONLY !== 'capacity') throw new Error(`BENCH_ONLY must be "capacity", not "${ONLY}"`);
+const CAPACITY_ITEMS = 1000;
+
+const RESULTS_FILE = path.join(__dirname, ONLY ? `results-${ONLY}.json` : 'results.json');
 const CHART_FILE = path.join(__dirname, '..', 'docs', 'bench.svg');
 
 const progress = (message) => process.stderr.write(`${message}\n`);
@@ -227,74 +233,91 @@ async function memory(sandbox, orderIds, floorHeaders) {
 	};
 }
 
+async function everySection(sandbox, results) {
+	progress(`setting up ${Math.max(N, ...MEMORY_N, 200, CAPACITY_ITEMS)} paid orders ...`);
+	const { orderIds: allOrderIds, nodeHeaders } = await paidOrders(sandbox, Math.max(N, ...MEMORY_N, 200, CAPACITY_ITEMS));
+	const orderIds = allOrderIds.slice(0, N);
+	const plain = plainClient(sandbox, nodeHeaders);
+	const plainNewConnection = plainClient(sandbox, nodeHeaders, { freshConnection: true });
+	const node = { key: 'node', run: (ids, concurrency) => statusOfAll(sandbox, ids, concurrency) };
+	const plainKeepAlive = { key: 'plainKeepAlive', run: (ids, concurrency) => plain.statusOfAll(ids, concurrency) };
+	const floor = { key: 'floor', run: (ids, concurrency) => floorStatusOfAll(sandbox, plain.headers, ids, concurrency) };
+
+	// Warm-up, not measured; then a check that the plain client sends what the node sends.
+	for (const concurrency of [1, 10]) {
+		await node.run(orderIds.slice(0, 200), concurrency);
+		await floor.run(orderIds.slice(0, 200), concurrency);
+	}
+	for (const step of ['stream', 'authenticated']) await floorStatusOfAll(sandbox, plain.headers, orderIds.slice(0, 200), 1, step);
+	await plain.statusOfAll(orderIds.slice(0, 200), 10);
+	await plainNewConnection.statusOfAll(orderIds.slice(0, 200), 1);
+	await sandbox.takeLog();
+	await node.run(orderIds.slice(0, 1), 1);
+	const nodeRequest = (await sandbox.takeLog()).first.headers;
+	await plain.statusByOrderId(orderIds[0]);
+	results.settings.sameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers, 'plain client');
+	await floor.run(orderIds.slice(0, 1), 1);
+	results.settings.floorSameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers, 'floor');
+
+	progress(`overhead at 0 ms latency, ${ROUNDS} rounds of ${N} items ...`);
+	results.overhead = await overhead(sandbox, [
+		node,
+		floor,
+		...['stream', 'authenticated'].map((step) => ({
+			key: `floor+${step}`,
+			run: (ids, concurrency) => floorStatusOfAll(sandbox, plain.headers, ids, concurrency, step),
+		})),
+		plainKeepAlive,
+		{ key: 'plainNewConnection', run: (ids, concurrency) => plainNewConnection.statusOfAll(ids, concurrency) },
+	], orderIds);
+
+	progress(`throughput at ${LATENCY_MS} ms latency ...`);
+	await sandbox.setLatency(LATENCY_MS);
+	results.throughput = await throughput(sandbox, [node, floor, { ...plainKeepAlive, key: 'plain' }], orderIds);
+	await sandbox.setLatency(0);
+
+	progress('stored-card clean-up ...');
+	results.cleanUp = await cleanUp(sandbox);
+
+	progress(`untuned status reads at ${UNTUNED.latencyMs} ms latency ...`);
+	results.untuned = await untuned(sandbox, plain.statusHeaders(), orderIds);
+
+	progress('a gateway of unknown capacity ...');
+	results.capacity = await unknownCapacity(sandbox, plain.statusHeaders(), allOrderIds.slice(0, CAPACITY_ITEMS), progress);
+
+	progress('memory ...');
+	results.memory = await memory(sandbox, allOrderIds, plain.headers);
+}
+
+/** Only the section "a gateway of unknown capacity": paid orders, then its runs. */
+async function capacityOnly(sandbox, results) {
+	progress(`setting up ${CAPACITY_ITEMS} paid orders ...`);
+	const { orderIds, nodeHeaders } = await paidOrders(sandbox, CAPACITY_ITEMS);
+	progress('a gateway of unknown capacity ...');
+	results.capacity = await unknownCapacity(sandbox, plainClient(sandbox, nodeHeaders).statusHeaders(), orderIds, progress);
+}
+
 async function main() {
 	const results = {
-		command: 'npm run bench',
+		command: ONLY ? `BENCH_ONLY=${ONLY} npm run bench` : 'npm run bench',
 		date: new Date().toISOString(),
 		machine: machine(),
 		settings: { items: N, latencyMs: LATENCY_MS, sandbox: 'its own process (bench/lib/sandbox-child.js), 127.0.0.1' },
 	};
 	const sandbox = await startSandboxProcess();
 	try {
-		progress(`setting up ${Math.max(N, ...MEMORY_N, 200)} paid orders ...`);
-		const { orderIds: allOrderIds, nodeHeaders } = await paidOrders(sandbox, Math.max(N, ...MEMORY_N, 200));
-		const orderIds = allOrderIds.slice(0, N);
-		const plain = plainClient(sandbox, nodeHeaders);
-		const plainNewConnection = plainClient(sandbox, nodeHeaders, { freshConnection: true });
-		const node = { key: 'node', run: (ids, concurrency) => statusOfAll(sandbox, ids, concurrency) };
-		const plainKeepAlive = { key: 'plainKeepAlive', run: (ids, concurrency) => plain.statusOfAll(ids, concurrency) };
-		const floor = { key: 'floor', run: (ids, concurrency) => floorStatusOfAll(sandbox, plain.headers, ids, concurrency) };
-
-		// Warm-up, not measured; then a check that the plain client sends what the node sends.
-		for (const concurrency of [1, 10]) {
-			await node.run(orderIds.slice(0, 200), concurrency);
-			await floor.run(orderIds.slice(0, 200), concurrency);
-		}
-		for (const step of ['stream', 'authenticated']) await floorStatusOfAll(sandbox, plain.headers, orderIds.slice(0, 200), 1, step);
-		await plain.statusOfAll(orderIds.slice(0, 200), 10);
-		await plainNewConnection.statusOfAll(orderIds.slice(0, 200), 1);
-		await sandbox.takeLog();
-		await node.run(orderIds.slice(0, 1), 1);
-		const nodeRequest = (await sandbox.takeLog()).first.headers;
-		await plain.statusByOrderId(orderIds[0]);
-		results.settings.sameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers, 'plain client');
-		await floor.run(orderIds.slice(0, 1), 1);
-		results.settings.floorSameHeaders = sameHeaders(nodeRequest, (await sandbox.takeLog()).first.headers, 'floor');
-
-		progress(`overhead at 0 ms latency, ${ROUNDS} rounds of ${N} items ...`);
-		results.overhead = await overhead(sandbox, [
-			node,
-			floor,
-			...['stream', 'authenticated'].map((step) => ({
-				key: `floor+${step}`,
-				run: (ids, concurrency) => floorStatusOfAll(sandbox, plain.headers, ids, concurrency, step),
-			})),
-			plainKeepAlive,
-			{ key: 'plainNewConnection', run: (ids, concurrency) => plainNewConnection.statusOfAll(ids, concurrency) },
-		], orderIds);
-
-		progress(`throughput at ${LATENCY_MS} ms latency ...`);
-		await sandbox.setLatency(LATENCY_MS);
-		results.throughput = await throughput(sandbox, [node, floor, { ...plainKeepAlive, key: 'plain' }], orderIds);
-		await sandbox.setLatency(0);
-
-		progress('stored-card clean-up ...');
-		results.cleanUp = await cleanUp(sandbox);
-
-		progress(`untuned status reads at ${UNTUNED.latencyMs} ms latency ...`);
-		results.untuned = await untuned(sandbox, plain.statusHeaders(), orderIds);
-
-		progress('memory ...');
-		results.memory = await memory(sandbox, allOrderIds, plain.headers);
+		if (ONLY) await capacityOnly(sandbox, results);
+		else await everySection(sandbox, results);
 	} finally {
 		await sandbox.close();
 	}
 	results.machine.loadAverageAtEnd = os.loadavg().map((load) => Number(load.toFixed(2)));
 
 	fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, '\t')}\n`);
-	fs.writeFileSync(CHART_FILE, await throughputSvg(results));
+	if (!ONLY) fs.writeFileSync(CHART_FILE, await throughputSvg(results));
 	printReport(results);
-	console.log(`\nwrote ${path.relative(process.cwd(), RESULTS_FILE)} and ${path.relative(process.cwd(), CHART_FILE)}`);
+	const written = [RESULTS_FILE, ...(ONLY ? [] : [CHART_FILE])].map((file) => path.relative(process.cwd(), file));
+	console.log(`\nwrote ${written.join(' and ')}`);
 }
 
 /**

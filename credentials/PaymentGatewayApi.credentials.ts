@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestOptions,
@@ -10,7 +9,6 @@ import type {
 import { anyText } from '../nodes/PaymentGateway/helpers/text';
 import { signRequest } from '../nodes/PaymentGateway/transport/crypto';
 import { merchantHeaders } from '../nodes/PaymentGateway/transport/headers';
-import { checkCredentialFields } from '../nodes/PaymentGateway/validation/credential';
 
 const MERCHANT_HEADER_NAMES = [
 	'x-merchant-domain',
@@ -18,16 +16,6 @@ const MERCHANT_HEADER_NAMES = [
 	'x-merchant-user-agent',
 	'accept-language',
 ];
-
-/** A customer id that no onboarding produces: listing its cards reads nothing and changes nothing. */
-const CREDENTIAL_TEST_PATH = '/customer/n8n-credential-test/digitalCards';
-
-const WRONG_BASE_URL =
-	'The Base URL does not reach the merchant API: it should end where the endpoint paths (/order, /customer/…) begin';
-
-function testRule(key: string, value: unknown, message: string) {
-	return { type: 'responseSuccessBody' as const, properties: { key, value, message } };
-}
 
 /** The header names a request already carries with a value, lower-cased. */
 function headersGiven(headers: IDataObject): Set<string> {
@@ -81,6 +69,11 @@ function apiPathOf(url: string): string {
 	return path.startsWith('/') ? path : `/${path}`;
 }
 
+/**
+ * Its Test (the dialog's button, POST /rest/credentials/test) reads both path families, more than one declarative
+ * `test` request can: it is the nodes' `methods.credentialTest`, named by their `testedBy`
+ * (nodes/PaymentGateway/transport/credentialTest.ts), and signs its requests with authenticate() below.
+ */
 export class PaymentGatewayApi implements ICredentialType {
 	name = 'paymentGatewayApi';
 
@@ -196,8 +189,6 @@ export class PaymentGatewayApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		// The dialog's Test is the one request that meets the credential before any node has checked it.
-		if (requestOptions.url === CREDENTIAL_TEST_PATH) checkCredentialFields(credentials);
 		const signer = signerOf(credentials);
 
 		let payload = '';
@@ -223,39 +214,4 @@ export class PaymentGatewayApi implements ICredentialType {
 		if (payload) signed.body = payload;
 		return signed;
 	}
-
-	/**
-	 * A working pair may still be answered with an error about the probe customer (an empty list or a 404 are both
-	 * plausible), so HTTP errors are read as bodies and the rules pick out the answers that mean a wrong setup.
-	 * Reading them as bodies also keeps n8n from sending the request a second time after a 401.
-	 */
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
-			url: CREDENTIAL_TEST_PATH,
-			method: 'GET',
-			ignoreHttpStatusErrors: true,
-		},
-		rules: [
-			...[401, '401'].map((resCode) =>
-				testRule(
-					'resCode',
-					resCode,
-					'The gateway refused the credentials (401): check the Client ID and Client Secret, and that the client is active',
-				),
-			),
-			...[400, '400'].map((resCode) =>
-				testRule(
-					'resCode',
-					resCode,
-					'The gateway refused the request (400): check Merchant Domain and the default header fields',
-				),
-			),
-			testRule('message', 'No route found', WRONG_BASE_URL),
-			testRule('errMessage', 'No route found', WRONG_BASE_URL),
-			// Every answer of the merchant API carries `status` and `resCode`; a page without them comes from elsewhere.
-			testRule('status', undefined, WRONG_BASE_URL),
-			testRule('resCode', undefined, WRONG_BASE_URL),
-		],
-	};
 }

@@ -4,9 +4,11 @@
 // OpenAI Chat Model pointed at a local stand-in (agent/model.js) that scripts which tool to call with which arguments.
 // The check's two workflows (agent/refunds.json, agent/card.json: Chat Trigger answered over HTTP, AI Agent, Payment
 // Gateway tools) are published over REST; examples/support-agent.json is imported from its file as users do. Then:
-//   (a) a status read through the agent; (b) refunds above the limit, at the default limit 0 and under it;
+//   (a) a status read through the agent; (b) refunds above the limit, at the default limit 0 and under it, two at
+//   once against Maximum Total per Execution, and one of a payment in another currency than Limit Currency;
 //   (c) a card payment asked by the model (card.json carries Payment Mode "New Card", which the editor does not offer
-//   in tool mode, and a generous limit, so that only the card rule can refuse it); (d) the example, its human review
+//   in tool mode, and a generous limit, so that only the card rule can refuse it), a stored card without the
+//   customer's confirmation, and one with OTP Only whose CVV the model may not give; (d) the example, its human review
 //   answered in the chat, the stand-in reading the sentences `npm run agent:standin` documents instead of a script;
 //   (e) the sandbox's requests from every refused call; (f) the leak search over what n8n stored and logged and over
 //   everything the stand-in received.
@@ -20,7 +22,8 @@ const { startModel } = require('./agent/model');
 const { modelRequestTexts, TOOL_CALL_ARGUMENTS } = require('./agent/stored');
 const { sandboxSecrets, searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLES_DIR, unknownTypes } = require('./lib/examples');
-const { gatewayRequest, paidPayment, unpaidOrder } = require('./lib/gateway');
+const { cardPayment, gatewayRequest, paidPayment, unpaidOrder } = require('./lib/gateway');
+const { decryptCardDetails } = require('../sandbox/checks');
 const { searchTexts } = require('./lib/leaks');
 const { paths } = require('./lib/package');
 const { onCleanUp, parseJson, sleep } = require('./lib/processes');
@@ -50,8 +53,8 @@ const secrets = () => sandboxSecrets(s.sandbox, { cards: [CARD] });
  * Resolves with the chat caller's answer, the sandbox requests meanwhile, the tool messages n8n gave the model, and
  * the tools the model was offered.
  */
-async function turn(url, chatInput, tool, args) {
-	s.model.script(chatInput, { tool: toolName(tool), args });
+async function turn(url, chatInput, tool, args, calls) {
+	s.model.script(chatInput, calls ? { calls: calls.map((one) => ({ ...one, tool: toolName(one.tool) })) } : { tool: toolName(tool), args });
 	const before = s.sandbox.requests.length;
 	const res = await sendMessage(url, { sessionId: `agent-check-${before}`, chatInput });
 	const [first] = s.model.conversation(chatInput);
@@ -66,12 +69,16 @@ function assertFinalAnswer({ res, answers }) {
 	assert.equal(res.json?.output, `The tool answered: ${answers[0]}`, "the agent's final answer, quoting the tool, reaches the chat caller");
 }
 
-/** A refusal as the model reads it (n8n's error item, the node's words), and nothing at the sandbox. */
-function assertRefusal(label, result, says) {
-	s.refused.push({ label, requests: result.sent.length });
+/**
+ * A refusal as the model reads it (n8n's error item, the node's words), and nothing at the sandbox; `read`: the one
+ * request a refund refused for its payment's currency costs, the read of that payment.
+ */
+function assertRefusal(label, result, says, read) {
+	s.refused.push({ label, requests: result.sent.filter((request) => request.apiPath !== read).length });
 	const error = parseJson(result.answers[0] ?? '')?.[0]?.error ?? '';
-	assert.ok(/^Refused: /.test(error) && says.test(error) && error.includes('Nothing was sent to the payment gateway'), `the tool message: ${result.answers[0]?.slice(0, 300)}`);
-	assert.deepEqual(result.sent.map((request) => request.apiPath), [], 'requests at the sandbox');
+	const unsent = read ? 'No refund was sent; only the payment was read' : 'Nothing was sent to the payment gateway';
+	assert.ok(/^Refused: /.test(error) && says.test(error) && error.includes(unsent), `the tool message: ${result.answers[0]?.slice(0, 300)}`);
+	assert.deepEqual(result.sent.map((request) => request.apiPath), read ? [read] : [], 'requests at the sandbox');
 	assertFinalAnswer(result);
 }
 
@@ -103,7 +110,7 @@ async function reviewedRefund(amount, buttonText) {
 		assert.ok(request, `the chat shows an approval request: ${chat.socket.messages.join(' | ').slice(0, 300)}`);
 		log(`the review of a refund of ${amount}: ${request.text.replace(/\n+/g, ' / ')}`);
 		assert.ok(request.text.startsWith(`Refund ${amount} ${currency} of payment ${paymentId}?`), `it shows the amount with its currency and the paymentId: ${request.text}`);
-		assert.ok(request.text.includes(`refunds at most ${LIMIT} per call (its Maximum Amount per Call`), `it shows the limit: ${request.text}`);
+		assert.ok(request.text.includes(`refunds only payments in ${currency}, at most ${LIMIT} ${currency} per call`), `it shows the limit: ${request.text}`);
 		assert.equal(request.text.includes('this refund is above it'), amount > LIMIT, `it says whether ${amount} is above ${LIMIT}: ${request.text}`);
 		assert.deepEqual(request.buttons.map((button) => button.text).sort(), ['Approve refund', 'Decline']);
 		// The request comes once the execution waits: nothing may have reached the gateway, nor may it while it waits.
@@ -160,16 +167,39 @@ check('(a) Status → Get by Order ID as a tool, the order id from $fromAI: the 
 check('(b) Transaction → Refund as a tool: refused above Maximum Amount per Call 5 and at the default 0; at 4 exactly one refund', async () => {
 	const paid = await paidPayment(s.sandbox, { amount: 20, receiptId: 'AGENT-REFUND-1' });
 	const ask = (amount, tool, why) => turn(s.urls.refunds, `Refund ${amount} of payment ${paid.paymentId} (${why})`, tool, { paymentId: paid.paymentId, amount });
-	assertRefusal('refund of 10 at Maximum Amount per Call 5', await ask(10, 'Refund Up To 5', 'limit 5'), /a refund of 10 is above this tool's Maximum Amount per Call of 5/);
+	assertRefusal('refund of 10 at Maximum Amount per Call 5', await ask(10, 'Refund Up To 5', 'limit 5'), /a refund of 10 USD is above this tool's Maximum Amount per Call of 5 USD/);
 	assertRefusal('refund of 1 at the default Maximum Amount per Call 0', await ask(1, 'Refund Without Limit', 'limit left at 0'), /Maximum Amount per Call is 0/);
 	const under = await ask(4, 'Refund Up To 5', 'limit 5, under it');
-	assert.deepEqual(under.sent.map((r) => [r.apiPath, parseJson(r.body)?.amount]), [[REFUND_PATH, 4]], 'exactly one refund request, of 4');
+	const read = `/transaction/status/${paid.paymentId}`;
+	assert.deepEqual(under.sent.map((r) => [r.apiPath, parseJson(r.body)?.amount]), [[read, undefined], [REFUND_PATH, 4]], 'the payment read for its currency, then exactly one refund request, of 4');
 	const [refund] = parseJson(under.answers[0] ?? '') ?? [];
 	assert.deepEqual([refund?.paymentId, refund?.amount, refund?.paymentStatus], [paid.paymentId, 4, 'partially_refunded'], 'the refund comes back to the model');
 	assert.ok(refund.refundId, 'with its refundId');
 	assertFinalAnswer(under);
 	const after = await gatewayRequest(s.sandbox, 'GET', `/transaction/status/${encodeURIComponent(paid.paymentId)}`);
 	assert.equal(after.body?.data?.paymentStatus, 'partially_refunded', 'the gateway holds the payment partially refunded');
+});
+
+check('(b) two refunds of 3 asked at once under Maximum Total per Execution 5 (the default: Maximum Amount per Call): one sent, one refused', async () => {
+	const paid = await paidPayment(s.sandbox, { amount: 20, receiptId: 'AGENT-BUDGET-1' });
+	const args = { paymentId: paid.paymentId, amount: 3 };
+	const both = [{ tool: 'Refund Up To 5', args }, { tool: 'Refund Up To 5', args }];
+	const result = await turn(s.urls.refunds, `Refund 3 twice of payment ${paid.paymentId}`, undefined, undefined, both);
+	assert.equal(result.answers.length, 2, `two tool messages: ${result.answers.join(' | ').slice(0, 300)}`);
+	const errors = result.answers.map((answer) => parseJson(answer)?.[0]?.error).filter(Boolean);
+	assert.equal(errors.length, 1, result.answers.join(' | ').slice(0, 400));
+	assert.match(errors[0], /^Refused: a refund of 3 USD would take this tool above its Maximum Total per Execution of 5 USD: it has moved (0|3) USD in this execution/);
+	const refunds = result.sent.filter((request) => request.apiPath === REFUND_PATH);
+	assert.deepEqual(refunds.map((r) => parseJson(r.body)?.amount), [3], 'exactly one refund of 3');
+	// The refused call sent nothing: the one read is the sent refund's.
+	s.refused.push({ label: 'second refund of 3 over the total of 5', requests: result.sent.length - 2 });
+	assert.equal(result.res.status, 200);
+});
+
+check('(b) a refund of a payment in EUR through a tool limited in USD: refused after reading the payment, no refund sent', async () => {
+	const paid = await paidPayment(s.sandbox, { amount: 20, receiptId: 'AGENT-EUR-1', currency: 'EUR' });
+	const result = await turn(s.urls.refunds, `Refund 2 of payment ${paid.paymentId} (in euro)`, 'Refund Up To 5', { paymentId: paid.paymentId, amount: 2 });
+	assertRefusal('refund of a payment in EUR', result, /the payment is in EUR, and this tool's limits are in USD \(Limit Currency\)/, `/transaction/status/${paid.paymentId}`);
 });
 
 check('(c) Transaction → Initiate as a tool with card details from the model: refused, and no card data in the answers', async () => {
@@ -181,6 +211,31 @@ check('(c) Transaction → Initiate as a tool with card details from the model: 
 	const answered = result.answers.map((text, index) => ({ where: 'tool message', row: `${index + 1}`, text }));
 	answered.push({ where: 'chat answer', row: '1', text: result.res.text });
 	assert.deepEqual(searchTexts(answered, secrets()), [], 'card number, CVV, expiry or a secret in the tool message or the chat answer');
+});
+
+check('(c) a stored card with Customer Authentication "None": refused, nothing sent', async () => {
+	const stored = await cardPayment(s.sandbox, await unpaidOrder(s.sandbox, { amount: 5, receiptId: 'AGENT-STORE-1' }), { secureCard: true });
+	s.digitalCardId = stored.securedCardDetails.digitalCardId;
+	const orderId = await unpaidOrder(s.sandbox, { amount: 20, receiptId: 'AGENT-TOKEN-1' });
+	const args = { orderId, digitalCardId: s.digitalCardId, amount: 20, currency: 'USD' };
+	const result = await turn(s.urls.card, `Pay order ${orderId} with the stored card, no confirmation`, 'Pay Stored Card Without Confirmation', args);
+	assertRefusal('stored card without confirmation', result, /only when the customer confirms the payment with a one-time password/);
+	s.tokenOrderId = orderId;
+});
+
+check('(c) a stored card with OTP Only: the model is asked for no CVV, one given anyway is not sent, and the customer must confirm', async () => {
+	const args = { orderId: s.tokenOrderId, digitalCardId: s.digitalCardId, amount: 20, currency: 'USD', cvv: '987' };
+	const result = await turn(s.urls.card, `Pay order ${s.tokenOrderId} with the stored card`, 'Pay Stored Card', args);
+	const offered = result.offered.find((tool) => tool.name === 'Pay_Stored_Card');
+	assert.deepEqual(Object.keys(offered?.parameters?.properties ?? {}).sort(), ['amount', 'currency', 'digitalCardId', 'orderId'], 'no cvv argument offered');
+	const [sent, ...more] = result.sent;
+	assert.equal(more.length, 0);
+	assert.equal(sent?.apiPath, '/transaction/initiate');
+	const body = parseJson(sent.body);
+	assert.deepEqual([body.skipCVVandOTP, body.skipCVVOnlyFlag], [false, true], 'OTP only: the customer confirms');
+	assert.deepEqual(decryptCardDetails(body.encryptedCardDetails, s.sandbox.cardEncryptionKey), { digitalCardId: s.digitalCardId }, 'no CVV sent');
+	assert.equal(parseJson(result.answers[0] ?? '')?.[0]?.paymentStatus, 'pending');
+	assertFinalAnswer(result);
 });
 
 check('(d) support-agent.json imported with n8n import:workflow: every node type known, its credentials found by name, its limit of 25 kept', async () => {
@@ -196,7 +251,7 @@ step('(d) support-agent.json published: its hosted chat answers, and refuses a m
 	s.chatUrl = (await s.session.publish(s.example.id, s.example, s.server)).url;
 	log(`its hosted chat answers on ${s.chatUrl}`);
 	assert.equal((await sendMessage(s.chatUrl, { sessionId: 'no-login', chatInput: 'Refund everything' })).status, 401, 'only n8n users chat, and approve');
-	s.payment = { ...(await paidPayment(s.sandbox, { amount: 30, receiptId: 'AGENT-EXAMPLE-1', currency: 'OMR' })), currency: 'OMR' };
+	s.payment = { ...(await paidPayment(s.sandbox, { amount: 30, receiptId: 'AGENT-EXAMPLE-1', currency: 'USD' })), currency: 'USD' };
 });
 
 check("(d) Order Status answered in the chat without a review, with the order's status", async () => {
@@ -238,9 +293,9 @@ check('(d) a refund of 30 approved in the chat: refused by Maximum Amount per Ca
 	assert.match(above.final, /Maximum Amount per Call of 25/);
 });
 
-check('(e) 0 requests at the sandbox from each of the 5 refused tool calls', () => {
+check('(e) 0 requests at the sandbox from each of the 8 refused tool calls (a refund of a payment in EUR: but its read)', () => {
 	for (const { label, requests } of s.refused) log(`${label}: ${requests} requests`);
-	assert.deepEqual(s.refused.map(({ requests }) => requests), [0, 0, 0, 0, 0]);
+	assert.deepEqual(s.refused.map(({ requests }) => requests), [0, 0, 0, 0, 0, 0, 0, 0]);
 });
 
 test('(f) leaks: secrets and card data in what n8n stored (database, logs, files in .n8n)', async (t) => {

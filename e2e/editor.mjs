@@ -29,8 +29,9 @@ const SHOTS = path.join(paths.ROOT, 'docs', 'screenshots');
 const VIEWPORT = { width: 1400, height: 1260 };
 const NODE_NAME = 'Payment Gateway';
 const CREDENTIAL_TYPE = 'paymentGatewayApi';
-/** The path the credential's test lists cards on (a customer no onboarding produces). */
-const CREDENTIAL_TEST_PATH = '/customer/n8n-credential-test/digitalCards';
+/** The credential's Test reads once on each path family, about ids no gateway gives out (paths as the sandbox logs them). */
+const SHORT_PROBE = '/customer/n8n-credential-test/digitalCards';
+const LONG_PROBE = '/nac/api/v1/pg/orders/check-status?orderId=n8n-credential-test';
 const WRONG_SECRET = 'wrong-secret-0123456789abcdef';
 /** The example pictured on the canvas (docs/screenshots/example-<name>.png). */
 const PICTURED_EXAMPLE = 'notifications';
@@ -38,12 +39,18 @@ const CARD_CUSTOMER = { name: 'Cara Cards', email: 'cara.cards@example.com', pho
 /** The approved test cards, with what a person reads in the list: network and the last four digits only. */
 const CARDS = [{ number: '4111111111111111', network: 'Visa' }, { number: '5186001700008785', network: 'Mastercard' }];
 const TOKEN_MODE_FIELDS = FIELDS.cardMode.filter(([name]) => !FIELDS.cardOnly.some(([card]) => card === name)).concat(FIELDS.tokenOnly);
-/** n8n's credential test, over REST and in the dialog, for each of these. */
+/**
+ * n8n's credential test over REST for each of these; `reads(prefix)`: the requests the sandbox must log, in order, each
+ * signed (prefix: the Base URL's path, where the short family lives).
+ */
 const CREDENTIAL_CASES = [
-	{ label: 'active client', status: 'OK', answer: 200, data: (sandbox) => sandbox.credentialData() },
-	{ label: 'wrong client secret', status: 'Error', mentions: '401', answer: 401, data: (sandbox) => sandbox.credentialData({ clientSecret: WRONG_SECRET }) },
-	{ label: 'inactive client', status: 'Error', mentions: '401', answer: 401, data: (sandbox) => sandbox.credentialData({ ...sandbox.clients.inactive }) },
-	{ label: 'Base URL without the API prefix', status: 'Error', mentions: 'Base URL', answer: 404, outsideApi: true, data: (sandbox) => sandbox.credentialData({ baseUrl: sandbox.url }) },
+	{ label: 'active client', status: 'OK', reads: (prefix) => [`${prefix}${SHORT_PROBE} → 200`, `${LONG_PROBE} → 404`], data: (sandbox) => sandbox.credentialData() },
+	{ label: 'wrong client secret', status: 'Error', mentions: '401', reads: (prefix) => [`${prefix}${SHORT_PROBE} → 401`], data: (sandbox) => sandbox.credentialData({ clientSecret: WRONG_SECRET }) },
+	{ label: 'inactive client', status: 'Error', mentions: '401', reads: (prefix) => [`${prefix}${SHORT_PROBE} → 401`], data: (sandbox) => sandbox.credentialData({ ...sandbox.clients.inactive }) },
+	{ label: 'Base URL without the API prefix', status: 'Error', mentions: 'Base URL (baseUrl)', reads: () => [`${SHORT_PROBE} → 404`], data: (sandbox) => sandbox.credentialData({ baseUrl: sandbox.url }) },
+	// The Base URL pasted into both fields: the long family then has no route.
+	{ label: 'Checkout Base URL set to the Base URL', status: 'Error', mentions: 'Checkout Base URL (checkoutBaseUrl)', reads: (prefix) => [`${prefix}${SHORT_PROBE} → 200`, `${prefix}${LONG_PROBE} → 404`], data: (sandbox) => sandbox.credentialData({ checkoutBaseUrl: sandbox.baseUrl }) },
+	{ label: 'Hosted Checkout Page URL with a query string', status: 'Error', mentions: 'Hosted Checkout Page URL (checkoutPageUrl)', reads: () => [], data: (sandbox) => sandbox.credentialData({ checkoutPageUrl: `${sandbox.url}/__sandbox/cpbs/pg?actionType=checkout` }) },
 ];
 
 const s = { pageErrors: [] };
@@ -81,7 +88,7 @@ step('the packed package in a fresh user folder, the sandbox, n8n start, the own
 
 for (const testCase of CREDENTIAL_CASES) {
 	// POST /rest/credentials/test tests the `data` sent, for a stored credential's `id` the user can read.
-	check(`credential test (REST), ${testCase.label}: status "${testCase.status}", the sandbox got one signed request and answered ${testCase.answer}`, async () => {
+	check(`credential test (REST), ${testCase.label}: status "${testCase.status}", the sandbox got the signed reads expected`, async () => {
 		const { id, name } = s.testCredential;
 		const data = testCase.data(s.sandbox);
 		s.sandbox.clearLog();
@@ -90,14 +97,15 @@ for (const testCase of CREDENTIAL_CASES) {
 		log(`credential test, ${testCase.label}: ${result?.status} "${result?.message ?? ''}"`);
 		assert.deepEqual([res.status, result?.status], [200, testCase.status], res.text.slice(0, 300));
 		if (testCase.mentions) assert.ok(result.message.includes(testCase.mentions), `the message mentions "${testCase.mentions}": "${result.message}"`);
-		// Exactly the one signed request of the credential's test: no retry after a 401.
-		const apiPath = testCase.outsideApi ? CREDENTIAL_TEST_PATH : `${new URL(s.sandbox.baseUrl).pathname}${CREDENTIAL_TEST_PATH}`;
+		for (const secret of [data.clientSecret, data.cardEncryptionKey]) assert.ok(!result.message.includes(secret), 'a secret in the message');
+		// Exactly the credential's own reads, each signed: no retry after a 401, nothing after the first failure.
+		const expected = testCase.reads(new URL(s.sandbox.baseUrl).pathname).map((read) => ({ request: `GET ${read.replace(' → ', ` as ${data.clientId} → `)}`, signed: true, domain: data.merchantDomain }));
 		const seen = s.sandbox.requests.map((r) => ({
 			request: `${r.method} ${r.path} as ${r.clientId} → ${r.status}`,
 			signed: /^Basic /.test(String(r.headers.authorization)) && /^[0-9a-f]{64}$/.test(String(r.headers['x-signature'])),
 			domain: r.headers['x-merchant-domain'],
 		}));
-		assert.deepEqual(seen, [{ request: `GET ${apiPath} as ${data.clientId} → ${testCase.answer}`, signed: true, domain: data.merchantDomain }]);
+		assert.deepEqual(seen, expected);
 	});
 }
 
@@ -165,10 +173,13 @@ check('the credential dialog from the node: its fields, secrets masked, tested o
 	const reopened = { test: await retested, ...(await editor.credentialDialogOutcome(dialog)) };
 	log(`credential test on reopening (editor): ${reopened.test.status} "${reopened.test.message ?? ''}"`);
 	assert.ok(reopened.success.includes('Connection tested successfully'), reopened.failure ? `shows "${reopened.failure}"` : `no result shown (${reopened.test.status})`);
-	const dialogTests = sandbox.requests.filter((request) => request.path.endsWith(CREDENTIAL_TEST_PATH));
-	assert.ok(dialogTests.length >= 1, "the sandbox answered the dialog's credential test");
-	for (const request of dialogTests) {
-		assert.deepEqual([request.clientId, request.status, /^[0-9a-f]{64}$/.test(String(request.headers['x-signature']))], [data.clientId, 200, true], 'signed, 200');
+	// Each of n8n's tests read both path families: the card list (200) and an order that cannot exist (404).
+	for (const [probe, answer] of [[SHORT_PROBE, 200], [LONG_PROBE, 404]]) {
+		const dialogTests = sandbox.requests.filter((request) => request.path.endsWith(probe));
+		assert.ok(dialogTests.length >= 1, `the sandbox answered the dialog's credential test on ${probe}`);
+		for (const request of dialogTests) {
+			assert.deepEqual([request.clientId, request.status, /^[0-9a-f]{64}$/.test(String(request.headers['x-signature']))], [data.clientId, answer, true], `signed, ${answer}`);
+		}
 	}
 	assert.deepEqual(await masked(), ['password', 'password'], 'still masked after saving');
 	const texts = await editor.clearTexts(page);

@@ -6,7 +6,8 @@
 //   1. a reconciliation of 300 orders in every state, 6 executions of 50 at once at 50 ms gateway latency, Status →
 //      Get by Order ID at Concurrency 10: once to warm up, 3 times timed, and at the end 3 times on one worker;
 //   2. the checkout story: order, payment, authentication in the sandbox, status, refund, status;
-//   3. the Payment Gateway Trigger receiving 50 notifications of payments completed in the sandbox.
+//   3. the Payment Gateway Trigger receiving 50 notifications of payments completed in the sandbox, then repeats of
+//      them through the webhook processor: the 50 again, 10 new ones at once then again, and identical ones at once.
 // Which worker ran which execution is read from their logs (queue/where-ran.js). Then the leak search over PostgreSQL,
 // the logs and the files. The sandbox's orders and payments are made beforehand with signed requests straight to it,
 // so that n8n's executions are all that is timed.
@@ -21,6 +22,7 @@ const { call, cardPayment, DECLINED_CARD, inPool, unpaidOrder } = require('./lib
 const { paths, requireFromN8n } = require('./lib/package');
 const queue = require('./lib/queue');
 const { seconds, sleep } = require('./lib/processes');
+const { notificationOf, postAtOnce, settledPayment } = require('./lib/notifications');
 const { nodeItems, post } = require('./lib/rest');
 const { whereRan } = require('./queue/where-ran');
 
@@ -220,6 +222,7 @@ check(`3. ${NOTIFICATIONS} notifications to the trigger on the webhook processor
 	await sleep(3000);
 	const settled = await session.finishedExecutions(deployed.id, NOTIFICATIONS, { timeoutMs: 0, seen });
 	assert.equal(settled.length, NOTIFICATIONS, 'none lost, none added later, none for the forged one');
+	s.notified = [...expected.keys()];
 	assert.deepEqual(settled.map((execution) => execution.status), Array(NOTIFICATIONS).fill('success'));
 	const items = [];
 	for (const { id } of settled) items.push(...nodeItems(await session.runData(id), 'Mark Order'));
@@ -228,6 +231,33 @@ check(`3. ${NOTIFICATIONS} notifications to the trigger on the webhook processor
 	assert.deepEqual(wrong.slice(0, 3), [], `each item has its payment's status, re-checked with the gateway (${DECLINED} failed, the rest paid)`);
 	sandbox.setNotifications({ url: null });
 	assertWhereRan(settled.map((execution) => execution.id), queue.WORKERS);
+});
+
+check('3. repeats through the webhook processor: the 50 again and 10 new ones again start nothing; identical ones at once measured', async () => {
+	const { sandbox, session, notifications: deployed } = s;
+	const countNow = async () => (await idsOf(deployed.id)).size;
+	const before = await countNow();
+	const quiet = async (expected, what) => {
+		await sleep(3000);
+		assert.equal(await countNow(), expected, what);
+	};
+	const again = await inPool(s.notified, 10, (paymentId) => notificationOf(sandbox, paymentId));
+	assert.deepEqual(await postAtOnce([deployed.url], again), again.map(() => 200), 'every repeat answered 200');
+	await quiet(before, `the ${again.length} notifications again, all at once: no execution`);
+
+	const fresh = await inPool([...Array(10).keys()], 10, (index) => settledPayment(sandbox, { amount: 12.5, receiptId: `REPEAT-${index}` }));
+	assert.deepEqual(await postAtOnce([deployed.url], fresh), fresh.map(() => 200));
+	const ten = await session.finishedExecutions(deployed.id, before + 10, { timeoutMs: 120_000 });
+	assert.equal(ten.length, before + 10, 'ten different at once: ten executions');
+	assert.deepEqual(await postAtOnce([deployed.url], fresh), fresh.map(() => 200));
+	await quiet(before + 10, 'their ten repeats at once: no execution');
+
+	const same = await inPool([...Array(5).keys()], 5, (index) => settledPayment(sandbox, { amount: 12.5, receiptId: `SAME-${index}` }));
+	assert.deepEqual(await postAtOnce([deployed.url], same.flatMap((body) => [body, body, body])), Array(15).fill(200));
+	await sleep(5000);
+	const started = (await countNow()) - before - 10;
+	log(`5 payments, each notified 3 times at the same moment through the webhook processor: ${started} executions`);
+	assert.equal(started, 5, 'identical deliveries at the same moment: one execution per payment');
 });
 
 step(`4. ${OTHERS.join(', ')} stopped`, async () => {

@@ -6,9 +6,12 @@
 // workflow must do (below) and by its entry in check.js; then the leak search over what n8n stored. The user folder
 // (.e2e/user-folder) stays for inspection.
 //
-//   node e2e/run.js [name ...]                   only these workflows
+//   node e2e/run.js [name ...]                   only these workflows (and `retry`: the retry checks)
 //   E2E_SKIP_INSTALL=1 E2E_SKIP_BUILD=1          reuse the n8n install and dist/; E2E_N8N_TIMEOUT_MS per n8n command
 //   E2E_WORKFLOWS_FROM=e2e/saved-0.1/workflows   the workflows as 0.1 saved them (npm run e2e:saved)
+//
+// It also retries a failed refund execution the way the editor's "Retry" does (e2e/retry/), when run in full or
+// with `retry` among the names.
 
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
@@ -18,7 +21,7 @@ const { test } = require('node:test');
 
 const checks = require('./check');
 const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
-const { storedCards } = require('./lib/gateway');
+const { paidPayment, storedCards } = require('./lib/gateway');
 const { TEST_CARD_NUMBERS } = require('./lib/leaks');
 const { paths, PACKAGE_NAME } = require('./lib/package');
 const { seconds, tail } = require('./lib/processes');
@@ -104,7 +107,11 @@ async function judge({ name, workflow }, runData, requests, sandbox, extra = {})
 	log(`${name}: ${Object.keys(runData).length} nodes ran, ${requests.length} gateway requests`);
 }
 
-const workflows = loadWorkflows(process.argv.slice(2));
+// `retry` names the retry checks below; alone, it runs only them.
+const names = process.argv.slice(2);
+const retryChecks = !names.length || names.includes('retry');
+const only = names.filter((name) => name !== 'retry');
+const workflows = names.length && !only.length ? [] : loadWorkflows(only);
 const byCli = workflows.filter((w) => !w.webhookPath);
 const byWebhook = workflows.filter((w) => w.webhookPath);
 const state = { stored: byCli.map((w) => w.workflow) };
@@ -130,7 +137,7 @@ for (const entry of byCli) {
 	});
 }
 
-if (byWebhook.length) step('n8n start, the owner set up over REST', () => startN8n(state));
+if (byWebhook.length || retryChecks) step('n8n start, the owner set up over REST', () => startN8n(state));
 
 for (const entry of byWebhook) {
 	check(`${entry.name} (${entry.file}, production webhook): ${checks[entry.name].runs}`, async () => {
@@ -145,6 +152,53 @@ for (const entry of byWebhook) {
 		const execution = await session.execution(finished.id);
 		await judge(entry, execution.data?.resultData?.runData, requests, sandbox, { response: { status: res.status, body: res.json }, execution });
 	});
+}
+
+// n8n's "Retry" of a failed execution runs the failed node again with all its input items, those already sent
+// included. The editor sends POST /rest/executions/<id>/retry with `loadWorkflow` false ("with the original
+// workflow") or true ("with the currently saved workflow"); n8n answers once the retry has ended.
+if (retryChecks) {
+	const RETRY_WORKFLOW = JSON.parse(fs.readFileSync(path.join(paths.ROOT, 'e2e', 'retry', 'refund-batch.json'), 'utf8'));
+	const refundsOf = (requests) => requests.filter((r) => r.path.endsWith('/transaction/refund')).map((r) => r.status);
+	const refundError = (execution) => execution.data?.resultData?.runData?.Refund?.at(-1)?.error;
+	const retry = {};
+
+	check('a refund batch (5, 500, 5) from a production webhook, stopped by the refused 500: the error names the refund sent', async () => {
+		const { sandbox, session, server } = state;
+		const { id, url } = await session.deploy(RETRY_WORKFLOW, server);
+		state.stored.push({ ...RETRY_WORKFLOW, id });
+		const payments = [];
+		for (const n of [1, 2, 3]) payments.push(await paidPayment(sandbox, { amount: 20, receiptId: `e2e-retry-${n}` }));
+		sandbox.clearLog();
+		const res = await post(url, { refunds: payments.map(({ paymentId }, index) => ({ paymentId, amount: index === 1 ? 500 : 5 })) });
+		assert.equal(res.status, 200, `the webhook answered ${res.status}`);
+		const [failed] = await session.finishedExecutions(id, 1);
+		assert.ok(failed, 'n8n stored no finished execution');
+		const execution = await session.execution(failed.id);
+		assert.equal(execution.status, 'error');
+		assert.deepEqual(refundsOf(sandbox.requests), [200, 400], 'the first refund sent, the second refused, the third not sent');
+		const error = refundError(execution);
+		assert.deepEqual(error?.context?.sentItems, [{ item: 0, refundId: error?.context?.sentItems?.[0]?.refundId }]);
+		assert.match(error.context.sentItems[0].refundId, /^RFD[0-9A-F]{32}$/);
+		assert.match(error.description, /Sent before this failure: item 0 \(refundId RFD[0-9A-F]{32}\)\. Not sent: item 2\./);
+		retry.failedId = failed.id;
+		log(`refund batch: execution ${failed.id} failed at item 1 after refund ${error.context.sentItems[0].refundId}`);
+	});
+
+	for (const [label, loadWorkflow] of [['with the original workflow', false], ['with the currently saved workflow', true]]) {
+		check(`its Retry ${label} (POST /rest/executions/<id>/retry, loadWorkflow ${loadWorkflow}): 0 refunds sent, the refusal says why`, async () => {
+			const { sandbox, session } = state;
+			assert.ok(retry.failedId, 'no failed execution to retry');
+			sandbox.clearLog();
+			const retried = await session.data('POST', `/rest/executions/${retry.failedId}/retry`, { loadWorkflow });
+			assert.deepEqual(sandbox.requests.map((r) => `${r.method} ${r.path}`), [], 'requests sent by the retry');
+			const execution = await session.execution(retried.id);
+			assert.equal(execution.mode, 'retry');
+			assert.equal(execution.status, 'error');
+			assert.match(refundError(execution)?.message ?? '', /in a retry of a failed execution: .* Nothing was sent\. \[item 0\]$/);
+			log(`retry ${label}: execution ${retried.id} (mode ${execution.mode}), 0 gateway requests`);
+		});
+	}
 }
 
 test('leaks: secrets and card data in what n8n stored (database, logs, files in .n8n)', async (t) => {

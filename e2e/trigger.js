@@ -2,7 +2,9 @@
 
 // The trigger check, `npm run e2e:trigger`: the Payment Gateway Trigger in a real n8n, on the production webhook of a
 // workflow activated over REST (the trigger, then a Set node), fed by the sandbox's notifications of payments and
-// refunds made through two helper workflows (e2e/trigger/). Then the leak search over what n8n stored.
+// refunds made through two helper workflows (e2e/trigger/). Then an attacker's notifications (a signature proves two
+// ids, nothing else) and a gateway's repeats, also to two more triggers that start only on Succeeded or Refunded.
+// Then the leak search over what n8n stored.
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -10,34 +12,65 @@ const path = require('node:path');
 const { test } = require('node:test');
 
 const { has, searchLeaks, setUp, startN8n, story } = require('./lib/check');
-const { notified } = require('./lib/gateway');
+const { DECLINED_CARD, cardPayment, notified, unpaidOrder } = require('./lib/gateway');
+const { notificationOf, postAtOnce, settledPayment } = require('./lib/notifications');
 const { paths } = require('./lib/package');
 const { nodeItems, post } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'trigger', 'user');
 const load = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, 'trigger', `${name}.json`), 'utf8'));
 
-const s = { stored: [], expected: 0 };
+const s = { stored: [], counts: {} };
 const { step, check, log } = story('trigger');
+
+/** The trigger workflow again, under its own id and URL, starting only on these outcomes. */
+function filtered(id, webhookId, outcomes) {
+	const workflow = load('notifications');
+	Object.assign(workflow, { id, name: `${workflow.name} (${outcomes.join(', ')} only)` });
+	Object.assign(workflow.nodes[0], { webhookId, parameters: { ...workflow.nodes[0].parameters, outcomes } });
+	return workflow;
+}
+
+/**
+ * Waits until the workflow has exactly `added` executions more (none other coming within 2 s); the trigger's item of
+ * each new one, newest first.
+ */
+async function started(workflow, added) {
+	s.counts[workflow.id] = (s.counts[workflow.id] ?? 0) + added;
+	const executions = await s.session.settledExecutions(workflow.id, s.counts[workflow.id], { quietMs: 2000 });
+	assert.equal(executions.length, s.counts[workflow.id], `${workflow.name}: ${added} execution(s) more`);
+	return Promise.all(
+		executions.slice(0, added).map(async (execution) => {
+			has(execution, { status: 'success', mode: 'webhook' });
+			const runData = await s.session.runData(execution.id);
+			const emitted = nodeItems(runData, 'Payment Gateway Trigger');
+			assert.equal(emitted.length, 1, 'the trigger emits one item');
+			const [after] = nodeItems(runData, 'Received');
+			assert.ok(after?.orderId === emitted[0].orderId && after.receivedAt, 'the item reaches the next node');
+			return emitted[0];
+		}),
+	);
+}
 
 /** A notification that must start exactly one more execution; resolves with the trigger's item. */
 async function oneExecution(delivery) {
 	assert.equal(delivery?.status, 200, `the trigger answers the gateway 200 (${delivery?.error ?? ''})`);
-	s.expected += 1;
-	const executions = await s.session.settledExecutions(s.trigger.id, s.expected);
-	assert.equal(executions.length, s.expected, 'exactly one execution more');
-	const runData = await s.session.runData(executions[0].id);
-	const emitted = nodeItems(runData, 'Payment Gateway Trigger');
-	assert.equal(emitted.length, 1, 'the trigger emits one item');
-	const [after] = nodeItems(runData, 'Received');
-	assert.ok(after?.orderId === emitted[0].orderId && after.receivedAt, 'the item reaches the next node');
-	has(executions[0], { status: 'success', mode: 'webhook' });
-	return emitted[0];
+	return (await started(s.trigger, 1))[0];
 }
 
-async function noExecution() {
-	const executions = await s.session.settledExecutions(s.trigger.id, s.expected, { quietMs: 2000 });
-	assert.equal(executions.length, s.expected, 'no execution started');
+const noExecution = (workflow = s.trigger) => started(workflow, 0);
+
+/** Posts the body to the three triggers; each must answer 200. */
+async function toEveryTrigger(body) {
+	const statuses = await postAtOnce([s.trigger.url, s.ship.url, s.refunds.url], [body]);
+	assert.deepEqual(statuses, [200, 200, 200], 'every trigger answers 200');
+}
+
+/** None of the four names holds a forged value. */
+function assertNoClaimOnTop(item, forgeries) {
+	for (const name of ['status', 'amount', 'currency', 'receiptId']) {
+		for (const forged of forgeries) assert.notEqual(item[name], forged, `${name} is not the forged ${forged}`);
+	}
 }
 
 /** A verified item: the gateway's status, the notification's claim agreeing beside it, the right ids. */
@@ -68,14 +101,19 @@ step("the packed package in n8n, the trigger and two helper workflows published 
 		s.stored.push(deployed.stored);
 		s[name === 'notifications' ? 'trigger' : name] = deployed;
 	}
+	s.ship = await s.session.deploy(filtered('e2eTriggerShip01', '2b4c6f0e-51d8-4e0a-9a5b-7f3c1d2e8a90', ['succeeded']), s.server);
+	s.refunds = await s.session.deploy(filtered('e2eTriggerRfnd01', '6d1e9b27-3c4a-4f5e-8b70-a2c9e4d1f366', ['refunded']), s.server);
+	s.stored.push(s.ship.stored, s.refunds.stored);
 	log(`the trigger's production URL: ${s.trigger.url}`);
 });
 
-step('flat: a completed payment starts one execution, its status verified with one check-status of the order', async () => {
+step('flat: a completed payment starts one execution, confirmed by one read of that payment by its id', async () => {
 	s.sandbox.setNotifications({ url: s.trigger.url, format: 'flat', pad: false });
 	s.paid = await payAndComplete(25.5, 'TRG-0001', 'success');
-	assertVerified(await oneExecution(s.paid.delivery), { orderId: s.paid.orderId, paymentId: s.paid.paymentId, status: 'success' });
-	const rechecks = s.sandbox.requests.filter((r) => r.apiPath === '/nac/api/v1/pg/orders/check-status' && r.path.includes(encodeURIComponent(s.paid.orderId)));
+	const item = await oneExecution(s.paid.delivery);
+	assertVerified(item, { orderId: s.paid.orderId, paymentId: s.paid.paymentId, status: 'success' });
+	has(item, { amount: 25.5, currency: 'USD', receiptId: 'TRG-0001', notifiedAmount: 25.5 });
+	const rechecks = s.sandbox.requests.filter((r) => r.apiPath === `/transaction/status/${s.paid.paymentId}`);
 	assert.deepEqual(rechecks.map((r) => r.status), [200]);
 });
 
@@ -119,6 +157,87 @@ step('wrapped: the full refund starts one execution (REFUND_SUCCESS, its refundI
 	const forged = await s.sandbox.sendNotification({ paymentId: s.failed.paymentId, signature: 'a'.repeat(64) });
 	assert.equal(forged.status, 401);
 	await noExecution();
+});
+
+step('a replayed signature with a forged amount and receipt: the gateway’s amount and receipt, the forgery only as claims', async () => {
+	s.sandbox.setNotifications({ url: null });
+	const genuine = await settledPayment(s.sandbox, { amount: 25.5, receiptId: 'TRG-0101' });
+	const forged = { ...genuine, amount: 9999.99, receiptId: 'INV-VICTIM-9999' };
+	await toEveryTrigger(forged);
+	const [item] = await started(s.trigger, 1);
+	has(item, { status: 'success', amount: 25.5, currency: 'USD', receiptId: 'TRG-0101', statusVerified: true });
+	has(item, { notifiedAmount: 9999.99, notifiedReceiptId: 'INV-VICTIM-9999' });
+	assertNoClaimOnTop(item, [9999.99, 'INV-VICTIM-9999']);
+	has((await started(s.ship, 1))[0], { amount: 25.5, receiptId: 'TRG-0101' });
+	await noExecution(s.refunds);
+});
+
+step('a fake refund (a paid payment re-sent as REFUND_SUCCESS): not Refunded; the success it is', async () => {
+	const genuine = await settledPayment(s.sandbox, { amount: 30, receiptId: 'TRG-0102' });
+	await toEveryTrigger({ eventType: 'REFUND_SUCCESS', data: { ...genuine, refundId: 'RFD-FAKE', status: 'refunded' } });
+	has((await started(s.trigger, 1))[0], { status: 'success', notifiedStatus: 'refunded', statusVerified: true });
+	await started(s.ship, 1);
+	await noExecution(s.refunds);
+});
+
+step('an unconfirmed claim (the re-check answered 503): neither Succeeded nor Refunded; emitted unconfirmed', async () => {
+	const declined = await settledPayment(s.sandbox, { amount: 12, receiptId: 'TRG-0103', declined: true });
+	s.sandbox.injectFault({ match: `/transaction/status/${declined.paymentId}`, status: 503, count: 3 });
+	await toEveryTrigger({ ...declined, status: 'success', refundId: 'RFD-1' });
+	const [item] = await started(s.trigger, 1);
+	has(item, { statusVerified: false, notifiedStatus: 'success' });
+	assert.equal(item.recheckError?.resCode, 503);
+	s.unconfirmed = 1; // not remembered as handled
+	for (const name of ['status', 'amount', 'currency', 'receiptId']) assert.equal(item[name], undefined, `no ${name}`);
+	await noExecution(s.ship);
+	await noExecution(s.refunds);
+});
+
+step('a second payment of the same order: the declined first one claimed as paid is its own failure', async () => {
+	const orderId = await unpaidOrder(s.sandbox, { amount: 40, receiptId: 'TRG-0104' });
+	const first = await notificationOf(s.sandbox, (await cardPayment(s.sandbox, orderId, { card: DECLINED_CARD })).paymentId);
+	const second = await notificationOf(s.sandbox, (await cardPayment(s.sandbox, orderId)).paymentId);
+	assert.deepEqual([first.status, second.status], ['failure', 'success']);
+	await toEveryTrigger({ ...first, status: 'success' });
+	has((await started(s.trigger, 1))[0], { paymentId: first.paymentId, status: 'failure', statusVerified: true });
+	await noExecution(s.ship);
+	await noExecution(s.refunds);
+});
+
+step('three repeats in a row: one execution, every one answered 200', async () => {
+	const genuine = await settledPayment(s.sandbox, { receiptId: 'TRG-0201' });
+	for (let delivery = 0; delivery < 3; delivery++) {
+		assert.equal((await post(s.trigger.url, genuine)).status, 200);
+		if (delivery === 0) await started(s.trigger, 1);
+	}
+	await noExecution();
+});
+
+step('three identical at the very same moment: one execution', async () => {
+	const genuine = await settledPayment(s.sandbox, { receiptId: 'TRG-0202' });
+	assert.deepEqual(await postAtOnce([s.trigger.url], [genuine, genuine, genuine]), [200, 200, 200]);
+	const items = await started(s.trigger, 1);
+	log(`three identical notifications at the same moment started ${items.length} execution`);
+});
+
+step('ten different at once, then each again at once: ten executions, then none', async () => {
+	const payments = await Promise.all(Array.from({ length: 10 }, (_, index) => settledPayment(s.sandbox, { receiptId: `TRG-03${index}` })));
+	assert.deepEqual(await postAtOnce([s.trigger.url], payments), payments.map(() => 200));
+	const items = await started(s.trigger, 10);
+	assert.deepEqual(items.map((item) => item.paymentId).sort(), payments.map((payment) => payment.paymentId).sort());
+	assert.deepEqual(await postAtOnce([s.trigger.url], payments), payments.map(() => 200));
+	await noExecution();
+	log('ten different notifications at once: 10 executions; their ten repeats at once: 0');
+});
+
+check("what n8n keeps for repeats: the trigger's static data, 17 characters per handled notification", async () => {
+	const { staticData } = await s.session.data('GET', `/rest/workflows/${s.trigger.id}`);
+	const kept = staticData?.['node:Payment Gateway Trigger']?.handledNotifications;
+	assert.equal(typeof kept, 'string', `the store is one string: ${JSON.stringify(staticData)?.slice(0, 200)}`);
+	assert.equal(kept.length % 17, 0);
+	const confirmed = s.counts[s.trigger.id] - (s.unconfirmed ?? 0);
+	assert.equal(kept.length / 17, confirmed, 'one entry per confirmed execution, none lost to concurrent saves');
+	log(`the workflow's static data holds ${kept.length / 17} handled notifications in ${kept.length} characters`);
 });
 
 check('every notification reached n8n', () => {

@@ -37,7 +37,8 @@ function claimedClientId(req) {
 }
 
 /**
- * `ctx`: { shortPrefix, shortTable, longTable, clientById, faults, requests, latency(), delay(ms), schedule(fn, ms) }.
+ * `ctx`: { shortPrefix, shortTable, longTable, clientById, faults, capacity, requests, latency(), delay(ms),
+ * schedule(fn, ms) }.
  * Returns the request handler for everything outside the control API.
  */
 function createApiHandler(ctx) {
@@ -91,9 +92,13 @@ function createApiHandler(ctx) {
 			// requests, as this server saw them, measured apart from the client's own timers.
 			receivedAtMs: performance.now(),
 			closedAtMs: null,
+			// Whether the whole answer was sent before the exchange ended: false when the client hung up first. Who
+			// ended an exchange cannot be moved by a busy machine, unlike how long it took.
+			answered: false,
 		};
 		res.once('close', () => {
 			entry.closedAtMs = performance.now();
+			entry.answered = res.writableFinished;
 		});
 		const fault = ctx.faults.take(req.method, pathname + search);
 		if (fault) entry.fault = fault.kind;
@@ -107,13 +112,14 @@ function createApiHandler(ctx) {
 		const rawBody = await readBody(req);
 		entry.body = rawBody.toString('utf8');
 		ctx.requests.push(entry);
-		await ctx.delay(ctx.latency());
 
 		const logged = (status, resCode) => {
 			entry.status = status;
 			entry.resCode = resCode ?? null;
 		};
 		const io = {
+			req,
+			rawBody,
 			res,
 			send(status, body, headers = {}) {
 				io.sendRaw(status, 'application/json; charset=utf-8', JSON.stringify(body), headers, body?.resCode);
@@ -129,6 +135,15 @@ function createApiHandler(ctx) {
 			},
 			schedule: ctx.schedule,
 		};
+
+		// Injected faults answer whatever the load; other requests need a place under the capacity first.
+		if (!fault && !(await ctx.capacity.admit(res))) {
+			if (res.destroyed) return;
+			entry.fault = 'capacity';
+			ctx.capacity.refusal(io.send);
+			return;
+		}
+		await ctx.delay(ctx.latency());
 
 		if (!fault) {
 			const { status, body } = answer(req, resolved, rawBody, search);

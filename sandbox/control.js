@@ -49,6 +49,8 @@ function controlRoutes(sandbox, state) {
 		['DELETE', /^\/requests$/, () => (sandbox.clearLog(), { cleared: true })],
 		['POST', /^\/reset$/, () => (sandbox.reset(), { reset: true })],
 		['POST', /^\/latency$/, ({ json }) => (sandbox.setLatency(json().ms), { latencyMs: sandbox.latencyMs })],
+		['GET', /^\/capacity$/, () => sandbox.capacity],
+		['POST', /^\/capacity$/, ({ json }) => sandbox.setCapacity(json())],
 		['GET', /^\/faults$/, () => ({ faults: sandbox.faults })],
 		['POST', /^\/faults$/, ({ json }) => (sandbox.injectFault(json()), { faults: sandbox.faults })],
 		['DELETE', /^\/faults$/, () => (sandbox.clearFaults(), { faults: sandbox.faults })],

@@ -31,8 +31,8 @@ function pump(res, total, done) {
 	more();
 }
 
-// respond(io, fault, result): io = { res, send(status, body, headers), sendRaw(status, type, text, headers),
-// sendHead(status, headers, resCode) (JSON headers only), schedule(fn, ms) }; result is the real
+// respond(io, fault, result): io = { req, rawBody, res, send(status, body, headers), sendRaw(status, type, text,
+// headers), sendHead(status, headers, resCode) (JSON headers only), schedule(fn, ms) }; result is the real
 // { status, body } when the kind is processed.
 const KINDS = {
 	status: {
@@ -91,6 +91,21 @@ const KINDS = {
 				retryAfterHeader(fault),
 			),
 	},
+	// A gateway or a proxy in front of it that answers an error with the request it got, headers (the Basic
+	// Authorization) and body included, as debugging error pages do: in known fields' neighbours and in `error`.
+	echo: {
+		processed: false,
+		respond({ send, req, rawBody }, fault) {
+			const request = { method: req.method, url: req.url, headers: req.headers, body: rawBody.toString('utf8') };
+			send(fault.status, {
+				resCode: fault.status,
+				status: 'failure',
+				errMessage: 'Internal Server Error',
+				error: JSON.stringify(request),
+				request,
+			});
+		},
+	},
 	'truncated-json': {
 		processed: true,
 		respond({ sendRaw }, fault, result) {
@@ -123,8 +138,8 @@ const KINDS = {
 	},
 };
 
-const WITH_STATUS = new Set(['status', 'html', 'failure-envelope']);
-const DEFAULT_STATUS = { html: 502, 'failure-envelope': 503 };
+const WITH_STATUS = new Set(['status', 'html', 'failure-envelope', 'echo']);
+const DEFAULT_STATUS = { html: 502, 'failure-envelope': 503, echo: 500 };
 
 const positiveInteger = (v) => Number.isInteger(v) && v > 0;
 const httpStatus = (v) => Number.isInteger(v) && v >= 100 && v <= 599;
@@ -195,4 +210,84 @@ function createFaultTable() {
 	};
 }
 
-module.exports = { KINDS, createFaultTable };
+const BEYOND = ['refuse', 'wait'];
+
+/** Checks a capacity as given to setCapacity; null (or `serves: null`) means no limit. */
+function normalizeCapacity(options) {
+	if (options === null || options === undefined || options.serves === null) return null;
+	const { serves, beyond = 'refuse', retryAfter = 1 } = options;
+	if (!positiveInteger(serves)) throw new TypeError('serves must be a positive integer, or null for no limit');
+	if (!BEYOND.includes(beyond)) throw new TypeError(`beyond must be one of: ${BEYOND.join(', ')}`);
+	if (!(retryAfter === null || typeof retryAfter === 'string' || (typeof retryAfter === 'number' && retryAfter >= 0))) {
+		throw new TypeError('retryAfter must be a number of seconds, an HTTP date or null');
+	}
+	return { serves, beyond, retryAfter };
+}
+
+/**
+ * How many API requests the gateway serves at once, and what the others get: a 429 at once (`refuse`, with
+ * `Retry-After` unless retryAfter is null), or a wait for a free place, so that latency grows with load (`wait`).
+ * A place is held from admission until the answer is fully sent or the connection closes.
+ */
+function createCapacity() {
+	let settings = null;
+	let serving = 0;
+	const waiting = [];
+	const next = () => {
+		while (waiting.length > 0 && (settings === null || serving < settings.serves)) waiting.shift()();
+	};
+	const hold = (res) => {
+		serving++;
+		let held = true;
+		const free = () => {
+			if (!held) return;
+			held = false;
+			serving--;
+			next();
+		};
+		res.once('finish', free);
+		res.once('close', free);
+	};
+	return {
+		get settings() {
+			return settings === null ? { serves: null } : { ...settings };
+		},
+		get serving() {
+			return serving;
+		},
+		set(options) {
+			settings = normalizeCapacity(options);
+			next();
+		},
+		/** Resolves true once the request holds a place, false when it is refused. */
+		admit(res) {
+			if (settings === null || serving < settings.serves) {
+				hold(res);
+				return Promise.resolve(true);
+			}
+			if (settings.beyond === 'refuse') return Promise.resolve(false);
+			return new Promise((resolve) => {
+				const enter = () => {
+					res.off('close', leave);
+					if (res.destroyed) return resolve(false);
+					hold(res);
+					resolve(true);
+				};
+				// A client that gives up while waiting leaves the queue.
+				const leave = () => {
+					const index = waiting.indexOf(enter);
+					if (index >= 0) waiting.splice(index, 1);
+					resolve(false);
+				};
+				res.once('close', leave);
+				waiting.push(enter);
+			});
+		},
+		refusal(send) {
+			const headers = settings.retryAfter === null ? {} : retryAfterHeader(settings);
+			send(429, failureEnvelope(429, failureMessage(429)), headers);
+		},
+	};
+}
+
+module.exports = { KINDS, createCapacity, createFaultTable };

@@ -20,6 +20,17 @@ export interface SandboxOptions {
 	notificationFormat?: NotificationFormat;
 	/** Stray spaces around every string value, as in the provider's document. Default false. */
 	notificationPadding?: boolean;
+	/** How many API requests it serves at once; none (the default) means no limit. */
+	capacity?: CapacityOptions | null;
+}
+
+export interface CapacityOptions {
+	/** API requests served at once; null: no limit. */
+	serves: number | null;
+	/** What a request beyond that gets: a 429 at once ('refuse', the default) or a wait for a free place ('wait'). */
+	beyond?: 'refuse' | 'wait';
+	/** Retry-After of the 429: seconds or an HTTP date; null sends none. Default 1. */
+	retryAfter?: number | string | null;
 }
 
 export type FaultKind =
@@ -31,6 +42,7 @@ export type FaultKind =
 	| 'endless'
 	| 'html'
 	| 'failure-envelope'
+	| 'echo'
 	| 'truncated-json'
 	| 'empty'
 	| 'huge'
@@ -49,8 +61,8 @@ export interface LoggedRequest {
 	/** HTTP status sent; null when no answer was sent (a reset or a hang). */
 	status: number | null;
 	resCode: number | null;
-	/** The injected fault this request got, or null. */
-	fault: FaultKind | null;
+	/** The injected fault this request got, 'capacity' when it was refused for want of a place, or null. */
+	fault: FaultKind | 'capacity' | null;
 	/**
 	 * When the request arrived, in milliseconds of the process's monotonic clock (`performance.now()`): for
 	 * durations and gaps measured where the client's own timers cannot blur them, not a date.
@@ -61,6 +73,8 @@ export interface LoggedRequest {
 	 * hang ends when the client gives up). Null while it is still open.
 	 */
 	closedAtMs: number | null;
+	/** Whether the whole answer was sent before the exchange ended; false when the client hung up first. */
+	answered: boolean;
 }
 
 export interface FaultOptions {
@@ -70,7 +84,7 @@ export interface FaultOptions {
 	method?: string;
 	/** Default 'status' (then `status` is required). */
 	kind?: FaultKind;
-	/** HTTP status ('status', 'html': default 502) or resCode ('failure-envelope': default 503). */
+	/** HTTP status ('status', 'html': default 502, 'echo': default 500) or resCode ('failure-envelope': default 503). */
 	status?: number;
 	/** Default 1. */
 	count?: number;
@@ -195,6 +209,10 @@ export interface Sandbox {
 	notifications: NotificationDelivery[];
 	readonly latencyMs: number;
 	readonly faults: PendingFault[];
+	/** `{ serves: null }` without a limit. */
+	readonly capacity: CapacityOptions;
+	/** API requests holding a place now (counted with or without a limit). */
+	readonly serving: number;
 	readonly notificationSettings: NotificationSettings;
 	/** The n8n credential's fields for the active client, merchant domain https://shop.example.com. */
 	credentialData<T extends object = Record<string, never>>(overrides?: T): {
@@ -215,6 +233,8 @@ export interface Sandbox {
 	payCheckout(checkoutUrl: string, result?: 'success' | 'failure'): StatusRecord & { redirectTo: string };
 	/** Moves a stored card's createdAt and updatedAt `days` into the past; 404 HttpError when no one holds it. */
 	ageCard(digitalCardId: string, days: number): StoredCard;
+	/** Kept by reset(), like the latency; `null` or `{ serves: null }` removes the limit. */
+	setCapacity(settings: CapacityOptions | null): CapacityOptions;
 	injectFault(fault: FaultOptions): void;
 	clearFaults(): void;
 	/** Omitted fields keep their value; url null or '' turns notifications off. */

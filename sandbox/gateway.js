@@ -13,7 +13,7 @@ const { createState, CARD_LIMIT } = require('./state');
 const { publicCard, statusRecord } = require('./records');
 const { shortRoutes } = require('./routes-short');
 const { longRoutes } = require('./routes-long');
-const { createFaultTable } = require('./faults');
+const { createCapacity, createFaultTable } = require('./faults');
 const { createNotifier } = require('./notifications');
 const { createApiHandler } = require('./api');
 const { CONTROL_PREFIX, createControlHandler } = require('./control');
@@ -92,6 +92,12 @@ function startSandbox(options = {}) {
 	const timers = timerSet();
 	const delay = (ms) => (ms > 0 ? new Promise((resolve) => timers.schedule(resolve, ms)) : Promise.resolve());
 	const faults = createFaultTable();
+	const capacity = createCapacity();
+	try {
+		capacity.set(options.capacity ?? null);
+	} catch (err) {
+		return Promise.reject(err);
+	}
 	// The notifier is told of every completed payment and refund by the state.
 	let notifier;
 	const state = createState({
@@ -121,6 +127,7 @@ function startSandbox(options = {}) {
 		longTable: longRoutes(routeContext),
 		clientById,
 		faults,
+		capacity,
 		requests,
 		latency: () => latencyMs,
 		delay,
@@ -140,6 +147,13 @@ function startSandbox(options = {}) {
 		},
 		get faults() {
 			return faults.list();
+		},
+		get capacity() {
+			return capacity.settings;
+		},
+		/** API requests holding a place under the capacity now (counted with or without a limit). */
+		get serving() {
+			return capacity.serving;
 		},
 		get notificationSettings() {
 			return { ...notifier.settings };
@@ -198,6 +212,10 @@ function startSandbox(options = {}) {
 		},
 		ageCard(digitalCardId, days) {
 			return publicCard(state.ageCard(digitalCardId, days));
+		},
+		setCapacity(settings) {
+			capacity.set(settings);
+			return capacity.settings;
 		},
 		injectFault(fault) {
 			faults.add(fault);

@@ -2,6 +2,8 @@
 
 // The table `npm run bench` prints, from the results it writes to bench/results.json.
 
+const { printUnknownCapacity } = require('./capacity');
+
 const ms = (value, digits = 2) => value.toFixed(digits);
 const percent = (fraction) => `${(100 * fraction).toFixed(0)} %`;
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -10,7 +12,7 @@ const pad = (text, width) => String(text).padStart(width);
 function printMachine({ machine, settings }) {
 	console.log(`Machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.totalMemoryGiB} GiB, Node ${machine.node}, ${machine.platform}`);
 	console.log(`Load average at start ${machine.loadAverageAtStart.join(' ')}, at end ${machine.loadAverageAtEnd.join(' ')}`);
-	console.log(`Sandbox gateway: ${settings.sandbox}. Plain client check: ${settings.sameHeaders}.`);
+	console.log(`Sandbox gateway: ${settings.sandbox}.${settings.sameHeaders ? ` Plain client check: ${settings.sameHeaders}.` : ''}`);
 }
 
 function printOverhead(overhead) {
@@ -86,7 +88,7 @@ function printUntuned(untuned) {
 				` ${pad(run.itemsPerSecond.toFixed(1), 7)} items/s, at most ${run.maxInFlight} in flight`,
 		);
 	row("n8n's HTTP Request node, its defaults", untuned.httpRequest);
-	row('the node, no options, typeVersion 1.1 (new nodes)', untuned.node);
+	row('the node, no options, typeVersion 1.1', untuned.node);
 	row('the node, no options, typeVersion 1 (saved workflows)', untuned.nodeTypeVersion1);
 	console.log(`  HTTP Request / node at 1.1: ${untuned.httpRequestToNode.toFixed(1)}x the items per second`);
 }
@@ -126,11 +128,12 @@ function printMemory(memory) {
 
 function printReport(results) {
 	printMachine(results);
-	printOverhead(results.overhead);
-	printThroughput(results.throughput, results.settings);
-	printCleanUp(results.cleanUp);
+	if (results.overhead) printOverhead(results.overhead);
+	if (results.throughput) printThroughput(results.throughput, results.settings);
+	if (results.cleanUp) printCleanUp(results.cleanUp);
 	printUntuned(results.untuned);
-	printMemory(results.memory);
+	printUnknownCapacity(results.capacity);
+	if (results.memory) printMemory(results.memory);
 }
 
 module.exports = { printReport };

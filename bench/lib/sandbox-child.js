@@ -26,6 +26,7 @@ async function main() {
 	const sandbox = await startSandbox({ port: 0 });
 	const operations = {
 		setLatency: (ms) => sandbox.setLatency(ms),
+		setCapacity: (settings) => sandbox.setCapacity(settings),
 		// The log keeps every request with its headers: read a summary and drop it between runs.
 		takeLog: () => {
 			const summary = {

@@ -38,6 +38,8 @@ async function startSandboxProcess() {
 		...info,
 		pid: child.pid,
 		setLatency: (ms) => call('setLatency', ms),
+		/** `{ serves, retryAfter }`, or null for no limit (sandbox/README.md, Capacity). */
+		setCapacity: (settings) => call('setCapacity', settings),
 		/** `{ count, byStatus, byMethod, first, maxInFlight, spanMs }` of the requests since the last call; empties the log. */
 		takeLog: () => call('takeLog'),
 		close: () =>

@@ -38,7 +38,7 @@ async function httpRequestStatusOfAll(sandbox, headers, orderIds) {
 	return statusesInOrder('the HTTP Request node', result.items, orderIds);
 }
 
-/** The node as added today (typeVersion 1.1) or as saved at 1, only the order id set: no options at all. */
+/** The node at a given typeVersion, only the order id set: no options at all. */
 async function untunedStatusOfAll(sandbox, orderIds, typeVersion) {
 	const items = await runNode(
 		sandbox,
@@ -49,4 +49,4 @@ async function untunedStatusOfAll(sandbox, orderIds, typeVersion) {
 	return statusesInOrder('the node', items, orderIds);
 }
 
-module.exports = { httpRequestStatusOfAll, untunedStatusOfAll };
+module.exports = { httpRequestNode, httpRequestStatusOfAll, untunedStatusOfAll };

@@ -3,8 +3,9 @@
 // A stand-in for an OpenAI-compatible language model on 127.0.0.1: what n8n's OpenAI Chat Model node (Responses API
 // off) calls, `POST <credential url>/chat/completions`, answered from a script instead of a model, so that a check
 // decides which tool the agent calls with which arguments. Nothing leaves the machine. A conversation is found by a
-// phrase of its user message: before any tool answer the model calls the scripted tool, after it the model answers in
-// words, quoting what the tool said. The shapes are those of the Chat Completions API as the openai client of n8n
+// phrase of its user message: before any tool answer the model calls the scripted tool (or several tools in one
+// message, as models ask for parallel tool calls), after it the model answers in words, quoting what the tools said.
+// The shapes are those of the Chat Completions API as the openai client of n8n
 // 2.41.1 reads them: one choice, `tool_calls` with JSON-encoded `arguments`, `finish_reason` "tool_calls" or "stop".
 //
 // Started with `understands` (`npm run agent:standin`, for trying examples/support-agent.json without a model), a
@@ -51,7 +52,7 @@ function callFor(scripts, user, offered, understands) {
 	for (const rule of UNDERSTOOD) {
 		const match = rule.pattern.exec(user);
 		const tool = match && offered.find((candidate) => rule.fits(toolArguments(candidate)));
-		if (tool) return { tool: tool.name, ...rule.call(match) };
+		if (tool) return { calls: [{ tool: tool.name, ...rule.call(match) }] };
 	}
 	return undefined;
 }
@@ -63,12 +64,17 @@ function nextTurn(scripts, body, callId, understands) {
 	const script = callFor(scripts, user, offered, understands);
 	if (!script) return { role: 'assistant', content: understands ? HELP : `No script for: ${user.slice(0, 80)}` };
 	const answered = messages.filter((message) => message.role === 'tool');
-	if (answered.length) return { role: 'assistant', content: `The tool answered: ${textOf(answered.at(-1))}` };
-	const tool = offered.find((candidate) => candidate.name === script.tool);
-	if (!tool) return { role: 'assistant', content: `The tool ${script.tool} is not offered (offered: ${offered.map((t) => t.name).join(', ')})` };
-	// As a model follows the schema: a tool behind human review takes its own arguments under toolParameters.
-	const args = tool.parameters?.properties?.toolParameters ? { toolParameters: script.args, hitlParameters: script.hitl ?? {} } : script.args;
-	return { role: 'assistant', content: null, tool_calls: [{ id: callId, type: 'function', function: { name: script.tool, arguments: JSON.stringify(args) } }] };
+	if (answered.length) return { role: 'assistant', content: `The tool answered: ${answered.map(textOf).join(' | ')}` };
+	const toolCalls = [];
+	for (const [index, { tool: name, args, hitl }] of script.calls.entries()) {
+		const tool = offered.find((candidate) => candidate.name === name);
+		if (!tool) return { role: 'assistant', content: `The tool ${name} is not offered (offered: ${offered.map((t) => t.name).join(', ')})` };
+		// As a model follows the schema: a tool behind human review takes its own arguments under toolParameters.
+		const given = tool.parameters?.properties?.toolParameters ? { toolParameters: args, hitlParameters: hitl ?? {} } : args;
+		const id = index === 0 ? callId : `${callId}_${index}`;
+		toolCalls.push({ id, type: 'function', function: { name, arguments: JSON.stringify(given) } });
+	}
+	return { role: 'assistant', content: null, tool_calls: toolCalls };
 }
 
 /**
@@ -98,8 +104,8 @@ async function startModel({ port = 0, understands = false } = {}) {
 	return {
 		url: `http://127.0.0.1:${server.address().port}/v1`,
 		requests,
-		/** The conversation whose user message holds `phrase`: call `tool` with `args` (`hitl`: its review's), then answer. */
-		script: (phrase, { tool, args, hitl }) => scripts.push({ phrase, tool, args, hitl }),
+		/** The conversation whose user message holds `phrase`: call `tool` with `args` (`hitl`: its review's; or every one of `calls` at once), then answer. */
+		script: (phrase, { tool, args, hitl, calls = [{ tool, args, hitl }] }) => scripts.push({ phrase, calls }),
 		/** The chat-completion requests of that conversation, in order. */
 		conversation,
 		/** What n8n gave the model as the tools' answers in that conversation (the `tool` messages), in order. */

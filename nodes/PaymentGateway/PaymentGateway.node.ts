@@ -9,6 +9,7 @@ import { NEWEST_VERSION, NODE_VERSIONS } from './actions/versions';
 import * as status from './actions/status';
 import * as transaction from './actions/transaction';
 import { searchStoredCards } from './listSearch/storedCards';
+import { CREDENTIAL_TEST_NAME, testGatewayCredential } from './transport/credentialTest';
 
 const resourceOptions: ResourceOption[] = [
 	{ name: 'Digital Card', value: 'digitalCard', description: "A customer's stored (tokenized) card" },
@@ -34,7 +35,7 @@ export class PaymentGateway implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'paymentGatewayApi', required: true }],
+		credentials: [{ name: 'paymentGatewayApi', required: true, testedBy: 'paymentGatewayApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -51,7 +52,10 @@ export class PaymentGateway implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchStoredCards } };
+	methods = {
+		listSearch: { searchStoredCards },
+		credentialTest: { [CREDENTIAL_TEST_NAME]: testGatewayCredential },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject, nestsDeeperThan, parseJson } from '../PaymentGateway/helpers/json';
 import { scalarText } from '../PaymentGateway/helpers/text';
+import { isRefundStatus } from '../PaymentGateway/actions/status/confirm';
 
 /** A notification as the trigger emits it: flat, values trimmed, with the ids it is signed over. */
 export interface Notification extends IDataObject {
@@ -47,18 +48,27 @@ const SUCCEEDED = /^(success|succeeded|successful|completed|paid|captured)$/i;
 const FAILED = /^(failure|failed|declined|cancell?ed|rejected|expired)$/i;
 
 /**
- * What a notification reports. A refund is told by its event type, its refundId or its own claimed status; a payment
- * by its confirmed status, so that a late notification of a payment refunded since is neither a success nor a refund.
+ * What the gateway's confirmed status reports: a refund only where it shows one, so that a paid payment notified as
+ * `REFUND_SUCCESS` is a success, and a late notification of a payment refunded since is a refund.
  */
-export function outcomeOf(notification: IDataObject): Outcome {
+export function confirmedOutcome(status: unknown): Outcome {
+	const text = typeof status === 'string' ? status.trim() : '';
+	if (isRefundStatus(text)) return 'refunded';
+	if (SUCCEEDED.test(text)) return 'succeeded';
+	if (FAILED.test(text)) return 'failed';
+	return 'other';
+}
+
+/**
+ * What a notification claims, for a trigger whose author turned the re-check off: a refund is told by its event
+ * type, its refundId or its status; anything else by its status.
+ */
+export function claimedOutcome(notification: IDataObject): Outcome {
 	const event = typeof notification.eventType === 'string' ? notification.eventType.toUpperCase() : '';
 	const status = typeof notification.status === 'string' ? notification.status : '';
-	const claimed = typeof notification.notifiedStatus === 'string' ? notification.notifiedStatus : status;
 	const refundId = notification.refundId;
-	if (event.startsWith('REFUND') || (typeof refundId === 'string' && refundId !== '') || /refund/i.test(claimed)) {
+	if (event.startsWith('REFUND') || (typeof refundId === 'string' && refundId !== '') || /refund/i.test(status)) {
 		return event === 'REFUND_FAILED' ? 'other' : 'refunded';
 	}
-	if (SUCCEEDED.test(status)) return 'succeeded';
-	if (FAILED.test(status)) return 'failed';
-	return 'other';
+	return confirmedOutcome(status);
 }

@@ -182,3 +182,52 @@ describe('the Concurrency cap', () => {
 		expect(proxy.maxInFlight).toBeGreaterThan(50);
 	}, 20_000);
 });
+
+describe('typeVersion 1.2 without Concurrency, against a gateway that serves 3 at once (429, Retry-After 1 s, beyond)', () => {
+	const ITEMS_UNDER_LIMIT = 30;
+	afterEach(() => sandbox.setCapacity(null));
+
+	async function throttledRun(typeVersion: number) {
+		const orderId = orderIds[0];
+		sandbox.setCapacity({ serves: 3, retryAfter: 1 });
+		// Refusals come back at once, served answers after 500 ms: the first 20 requests go out before any answer.
+		sandbox.setLatency(500);
+		sandbox.clearLog();
+		proxy.resetCount();
+		const result = await runNode(
+			sandbox,
+			status('getByOrderId'),
+			Array.from({ length: ITEMS_UNDER_LIMIT }, () => ({ id: orderId })),
+			viaProxy({ typeVersion, continueOnFail: true }),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.pairedItem)).toEqual(
+			Array.from({ length: ITEMS_UNDER_LIMIT }, (_unused, item) => ({ item })),
+		);
+		const failed = result.items.filter((item) => item.json.error !== undefined).length;
+		return { failed, refused: sandbox.requests.filter((request) => request.status === 429) };
+	}
+
+	it('loses no item: every one gets its status, in place, and the limit starts at 20 in flight', async () => {
+		const { failed, refused } = await throttledRun(1.2);
+		expect(failed).toBe(0);
+		expect(sandbox.requests.filter((request) => request.status === 200)).toHaveLength(ITEMS_UNDER_LIMIT);
+		expect(sandbox.requests).toHaveLength(ITEMS_UNDER_LIMIT + refused.length);
+		expect(refused.length).toBeGreaterThan(0);
+		expect(proxy.maxInFlight).toBeLessThanOrEqual(20);
+	}, 120_000);
+
+	it("a 429's Retry-After pauses every request of the run: nothing after the first 20 arrives within 1 s of the first refusal", async () => {
+		const { refused } = await throttledRun(1.2);
+		const firstRefusalEnded = Math.min(...refused.map((request) => request.closedAtMs!));
+		const later = [...sandbox.requests].sort((a, b) => a.receivedAtMs - b.receivedAtMs).slice(20);
+		expect(later.length).toBeGreaterThan(0);
+		// A lower bound by the sandbox's clock: the client can only have paused later than the refusal ended.
+		for (const request of later) expect(request.receivedAtMs - firstRefusalEnded).toBeGreaterThanOrEqual(1000 - 10);
+	}, 120_000);
+
+	it('typeVersion 1.1 (50 at once, each item waiting on its own) loses items to the same gateway', async () => {
+		const { failed } = await throttledRun(1.1);
+		expect(failed).toBeGreaterThan(0);
+	}, 120_000);
+});

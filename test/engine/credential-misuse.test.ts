@@ -6,7 +6,6 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import type { RecordedNodeError } from '../support/engine';
-import { testCredential } from '../support/engine';
 import type { Sandbox } from '../support/fixtures';
 import {
 	createOrder,
@@ -16,6 +15,7 @@ import {
 	runNode,
 	sandboxCredentials,
 	startSandbox,
+	testGatewayCredential,
 } from '../support/fixtures';
 import { everything, findLeaks, sandboxSecrets } from '../support/leaks';
 import { startWebhookServer } from '../support/webhook';
@@ -120,6 +120,11 @@ const MISUSES: Misuse[] = [
 	{ name: 'Base URL with a query string', credentials: () => ({ baseUrl: `${baseUrl()}?token=q-5e3a` }), value: () => 'q-5e3a', field: 'Base URL', operations: SHORT, beforeSending: true },
 	{ name: 'Base URL with a fragment', credentials: () => ({ baseUrl: `${baseUrl()}#frag-77c1` }), value: () => 'frag-77c1', field: 'Base URL', operations: SHORT, beforeSending: true },
 	{ name: 'Checkout Base URL with a query string', credentials: () => ({ checkoutBaseUrl: `${sandbox.checkoutBaseUrl}?x=q-91d0` }), value: () => 'q-91d0', field: 'Checkout Base URL', operations: LONG, beforeSending: true },
+	// 0.0.0.0 reaches this machine, so the sandbox's log would show a request sent in clear text to it.
+	{ name: 'Base URL over http:// to a host that is not loopback', credentials: () => ({ baseUrl: baseUrl().replace('127.0.0.1', '0.0.0.0') }), value: () => baseUrl().replace('http://', '').replace('127.0.0.1', '0.0.0.0'), field: 'Base URL', operations: SHORT, beforeSending: true },
+	{ name: 'Checkout Base URL over http:// to a host that is not loopback', credentials: () => ({ checkoutBaseUrl: sandbox.checkoutBaseUrl.replace('127.0.0.1', '0.0.0.0') }), value: () => sandbox.checkoutBaseUrl.replace('http://', '').replace('127.0.0.1', '0.0.0.0'), field: 'Checkout Base URL', operations: LONG, beforeSending: true },
+	{ name: 'Base URL with a user name and password', credentials: () => ({ baseUrl: baseUrl().replace('http://', 'http://merchant:pw-5c1e@') }), value: () => 'pw-5c1e', field: 'Base URL', operations: SHORT, beforeSending: true },
+	{ name: 'Checkout Base URL with a user name', credentials: () => ({ checkoutBaseUrl: sandbox.checkoutBaseUrl.replace('http://', 'http://merchant-7d2a@') }), value: () => 'merchant-7d2a', field: 'Checkout Base URL', operations: LONG, beforeSending: true },
 	{ name: 'Base URL without the API prefix (the gateway answers "No route found")', credentials: () => ({ baseUrl: sandbox.url }), value: () => 'no-value-to-echo', field: 'Base URL', operations: SHORT },
 	{ name: 'Base URL of a web site answering HTML', credentials: () => ({ baseUrl: servers.html.url, checkoutBaseUrl: servers.html.url }), value: () => 'Welcome to our shop', field: 'Base URL', operations: SENDING },
 	{ name: 'Base URL of a JSON service without status', credentials: () => ({ baseUrl: servers.json.url, checkoutBaseUrl: servers.json.url }), value: () => 'catalogue', field: 'Base URL', operations: SENDING },
@@ -170,9 +175,9 @@ describe('each misuse, through the engine: a clear error naming the field, or a 
 
 /** What the credential dialog's Test says: the field for a misuse, success for a normalized value. */
 describe("each misuse, through the credential dialog's Test", () => {
-	for (const misuse of MISUSES.filter((candidate) => !/^Checkout/.test(candidate.name))) {
+	for (const misuse of MISUSES) {
 		it(misuse.name, async () => {
-			const result = await testCredential(PaymentGatewayApi, sandboxCredentials(sandbox, misuse.credentials()));
+			const result = await testGatewayCredential(sandboxCredentials(sandbox, misuse.credentials()));
 			if (!misuse.field) expect(result).toEqual({ status: 'OK', message: expect.any(String) });
 			else expect(result).toEqual({ status: 'Error', message: expect.stringMatching(new RegExp(misuse.field.replace(/ /g, '\\s'), 'i')) });
 			expect(result.message).not.toContain(misuse.value() || 'never-matches');

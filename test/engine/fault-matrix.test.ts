@@ -13,7 +13,8 @@ import { CARD, CVV, EXPIRY_MONTH, EXPIRY_YEAR, OPERATIONS } from '../support/mat
 // cell against a sandbox of its own: three items, the fault on the middle one. What each cell must show:
 // - every input item yields exactly one output item paired to it, or the node fails naming the item;
 // - an error carries the gateway's resCode or the network code, and a description that says what to do;
-// - reads given more retries than faults recover, waiting as asked (Retry-After, measured at the sandbox);
+// - reads given more retries than faults recover, waiting as asked (Retry-After, measured at the sandbox); a delete
+//   whose first attempt went through unanswered is not reported as a deletion;
 // - writes reach the sandbox exactly once per item, and say to check the status before trying again;
 // - a time-out is bounded by the Timeout option and says so, naming the operation;
 // - nothing secret or card data in anything n8n keeps of the run.
@@ -125,13 +126,6 @@ function failureIfAny(cell: Cell): Failure | undefined {
 /** The transport's first back-off when the gateway names no Retry-After. */
 const BACK_OFF_MS = 500;
 
-/**
- * Slack for the upper bounds, measured at the sandbox: timers fire late when twelve cells share a busy 2-core
- * machine. The faults they catch take far longer: a hang never ends, a slow body takes 15 s and more, the node's
- * default time-out is 60 s, and a retry that waits in the wrong unit waits seconds to minutes.
- */
-const LATE_MS = 4000;
-
 /** The retry of the middle item waited as asked: Retry-After, else the back-off (after the time-out, if any). */
 function expectWaitedAsAsked(run: CellRun, itemRequests: LoggedRequest[]) {
 	const [faulted, retried] = itemRequests;
@@ -142,11 +136,9 @@ function expectWaitedAsAsked(run: CellRun, itemRequests: LoggedRequest[]) {
 			: typeof retryAfter === 'string'
 				? Date.parse(retryAfter) - Date.parse(faulted.time)
 				: BACK_OFF_MS;
-	// From arrival to arrival, which holds the whole wait whatever a busy machine delays: a sound lower bound.
+	// From arrival to arrival, which holds the whole wait whatever a busy machine delays: a sound lower bound. That
+	// the wait is no longer than asked is shown where no load can move it: retryDelayMs's unit tests.
 	expect(msBetween(faulted, retried)).toBeGreaterThanOrEqual(minimum - 20);
-	// From the end of the faulted exchange (an answer sent, or the node hanging up) to the retry's arrival.
-	const waited = retried.receivedAtMs - faulted.closedAtMs!;
-	expect(waited).toBeLessThan(minimum + LATE_MS);
 }
 
 function checkCell(cell: Cell) {
@@ -155,10 +147,9 @@ function checkCell(cell: Cell) {
 	const { result, prepared } = run!;
 	const { operation, fault, mode } = cell;
 	expect(run!.leaks).toEqual([]);
-	// Bounded by the time-out: the node ended every exchange within it, as the sandbox saw.
-	for (const request of run!.requests) {
-		expect(request.closedAtMs! - request.receivedAtMs).toBeLessThan(TIMEOUT + LATE_MS);
-	}
+	// Bounded by the time-out: a fault that never ends by itself (a hang) or only after 16 s (a slow body) was ended
+	// by the node hanging up, as the sandbox saw. Who ended the exchange, not how long it took: load moves only that.
+	if (cell.fault.timesOut) expect(run!.requests.filter((request) => request.fault && request.answered)).toEqual([]);
 	const retries = mode === 'retry' && operation.kind === 'read';
 
 	if (operation.kind === 'local') {
@@ -175,7 +166,9 @@ function checkCell(cell: Cell) {
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(result.items[0].json).toMatchObject(prepared.outputs[0]);
 		expect(result.items[2].json).toMatchObject(prepared.outputs[2]);
-		expect(result.items[1].json).toMatchObject({ ...prepared.items[1], notifiedStatus: 'success', statusVerified: false });
+		const { orderId, paymentId } = prepared.items[1];
+		expect(result.items[1].json).toMatchObject({ orderId, paymentId, notifiedStatus: 'success', statusVerified: false });
+		expect(result.items[1].json.status).toBeUndefined();
 		expect(perItem).toEqual([1, 1, 1]);
 		// The gateway hears back before the re-check has ended: its answer sent, or the node hanging up on it. An order
 		// of events on one monotonic clock, not a time limit: the trigger answers before it sends the re-check.
@@ -195,6 +188,14 @@ function checkCell(cell: Cell) {
 	expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	expect(result.items[0].json).toMatchObject(prepared.outputs[0]);
 	expect(result.items[2].json).toMatchObject(prepared.outputs[2]);
+	if (retries && operation.name === 'digitalCard.delete' && fault.processed) {
+		// The first attempt removed the card and its answer was lost; the retry finds no card. That 404 is no deletion
+		// the node can vouch for: an error saying the card is gone and that this run cannot tell who removed it.
+		expect(result.items[1].json).toMatchObject({ resCode: 404, description: expect.stringMatching(/cannot tell whether it deleted it/) });
+		expect(result.items[1].json.deleted).toBeUndefined();
+		expect(perItem).toEqual([1, 2, 1]);
+		return;
+	}
 	if (retries) {
 		expect(result.items[1].json).toMatchObject(prepared.outputs[1]);
 		expect(perItem).toEqual([1, 2, 1]);

@@ -1,10 +1,11 @@
 import type { IDataObject, ITaskData } from 'n8n-workflow';
 
 import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, runNode, settledPayment, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, settledPayment, startSandbox } from '../support/fixtures';
 
 // Refund without guesswork (the whole payment read from the gateway, or an amount), and the hints a person reading a
-// run gets: orders not paid, customers without cards, items that failed under Continue On Fail.
+// run gets: orders not paid, customers without cards, items that failed under Continue On Fail, checkout links that
+// could not be built.
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -108,5 +109,58 @@ describe('hints', () => {
 		);
 		const split = await runNode(sandbox, { resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' }, items, { onError: 'continueErrorOutput' });
 		expect(hintsOf(split.runData)).toContainEqual(expect.objectContaining({ message: '2 of 3 items failed and went on as error items in the error output.' }));
+	});
+});
+
+describe('Order → Create Checkout without what checkoutUrl needs', () => {
+	const PAGE = { checkoutPageUrl: 'https://merchant.example.com/cpbs/pg' };
+	const NO_PAGE =
+		'the Payment Gateway API credential has no Hosted Checkout Page URL (checkoutPageUrl): set it there, e.g. https://merchant.example.com/cpbs/pg';
+	const noRedirect = (which: string) =>
+		`${which} had no Redirect URL: add it under Additional Fields → Redirect URL (additionalFields.redirectUrl), where the customer returns after paying`;
+	const checkout = (redirectUrl: string, items: IDataObject[], credentials: IDataObject) =>
+		runNode(
+			sandbox,
+			orderParameters({ operation: 'createCheckout', redirectType: 'redirect', additionalFields: { redirectUrl } }),
+			items,
+			{ credentials: credentials as never },
+		);
+	/** Each item's fields, checkoutUrl apart: the hint changes nothing in the output. */
+	const keys = (result: Awaited<ReturnType<typeof checkout>>) =>
+		result.items.map(({ json: { checkoutUrl, ...order } }) => `${checkoutUrl === undefined ? '' : 'checkoutUrl,'}${Object.keys(order).sort().join()}`);
+	const ORDER_KEYS = ['amount', 'errMessage', 'orderId', 'resCode', 'status'].join();
+
+	it('no Hosted Checkout Page URL in the credential: a warning naming the credential field; the orders as before', async () => {
+		const result = await checkout('https://shop.example.com/done', [{}, {}], {});
+		expect(result.error).toBeUndefined();
+		expect(keys(result)).toEqual([ORDER_KEYS, ORDER_KEYS]);
+		expect(hintsOf(result.runData)).toEqual([
+			{ message: `No checkoutUrl in 2 of 2 orders: ${NO_PAGE}. Those orders were created all the same.`, type: 'warning', location: 'outputPane' },
+		]);
+	});
+
+	it('no Redirect URL on some items: a warning naming the field and how many', async () => {
+		const result = await checkout('={{ $json.back }}', [{ back: 'https://shop.example.com/done' }, { back: '' }, {}], PAGE);
+		expect(result.error).toBeUndefined();
+		expect(keys(result)).toEqual([`checkoutUrl,${ORDER_KEYS}`, ORDER_KEYS, ORDER_KEYS]);
+		expect(hintsOf(result.runData)).toEqual([
+			{ message: `No checkoutUrl in 2 of 3 orders: ${noRedirect('the orders')}. Those orders were created all the same.`, type: 'warning', location: 'outputPane' },
+		]);
+		const some = await checkout('={{ $json.back }}', [{ back: '' }, { back: 'https://shop.example.com/done' }], {});
+		expect(hintsOf(some.runData)[0].message).toBe(`No checkoutUrl in 2 of 2 orders: ${NO_PAGE}; and ${noRedirect('1 of them')}. Those orders were created all the same.`);
+	});
+
+	it('neither: one warning naming both', async () => {
+		const result = await checkout('', [{}], {});
+		expect(keys(result)).toEqual([ORDER_KEYS]);
+		expect(hintsOf(result.runData)).toEqual([
+			expect.objectContaining({ message: `No checkoutUrl in 1 of 1 order: ${NO_PAGE}; and ${noRedirect('the order')}. That order was created all the same.` }),
+		]);
+	});
+
+	it('both given: checkoutUrl in every item and no hint', async () => {
+		const result = await checkout('https://shop.example.com/done', [{}, {}], PAGE);
+		expect(keys(result)).toEqual([`checkoutUrl,${ORDER_KEYS}`, `checkoutUrl,${ORDER_KEYS}`]);
+		expect(hintsOf(result.runData)).toEqual([]);
 	});
 });

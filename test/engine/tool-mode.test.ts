@@ -9,12 +9,14 @@ import type { Sandbox } from '../support/fixtures';
 import {
 	createOrder,
 	futureYear,
+	initiatePayment,
 	initiateParameters,
 	runNode,
 	sandboxCredentials,
 	settledPayment,
 	startSandbox,
 } from '../support/fixtures';
+import { decryptCardDetails } from '../support/input-rules';
 import { findLeaks, sandboxSecrets } from '../support/leaks';
 
 // The node as an AI agent's tool (n8n-nodes-payment-gateway.paymentGatewayTool), called through n8n-core's tool
@@ -49,21 +51,38 @@ async function asTool(parameters: IDataObject, calls: RunAsToolOptions['calls'],
 	});
 }
 
-/** A successful card payment of 25.50 USD made outside the agent; its paymentId. */
-async function paidPayment(): Promise<string> {
-	const record = await settledPayment(sandbox, 'success');
+/** A successful card payment made outside the agent (25.50 USD unless the order says otherwise); its paymentId. */
+async function paidPayment(order: IDataObject = {}): Promise<string> {
+	const orderId = await createOrder(sandbox, order);
+	const record = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
 	sandbox.clearLog();
 	return record.paymentId;
 }
 
-/** A card stored by a payment made outside the agent, and a new order to pay with it. */
-async function storedCardAndOrder(): Promise<{ orderId: string; digitalCardId: string }> {
+/** A card stored by a payment made outside the agent, and a new order to pay with it (25.50 USD unless `order` says). */
+async function storedCardAndOrder(order: IDataObject = {}): Promise<{ orderId: string; digitalCardId: string }> {
 	const stored = await runNode(sandbox, initiateParameters(await createOrder(sandbox), { secureCard: true }));
 	const { digitalCardId } = stored.items[0].json.securedCardDetails as IDataObject;
-	const orderId = await createOrder(sandbox);
+	const orderId = await createOrder(sandbox, order);
 	sandbox.clearLog();
 	return { orderId, digitalCardId: digitalCardId as string };
 }
+
+/** The author's limits: per call, in USD, and (0: the same as per call) per execution. */
+const limits = (perCall: number, total = 0, currency = 'USD') => ({ toolMaxAmount: perCall, toolMaxTotal: total, toolLimitCurrency: currency });
+
+const tokenTool = (orderId: string, digitalCardId: string, extra: IDataObject = {}) => ({
+	resource: 'transaction',
+	operation: 'initiate',
+	orderId,
+	digitalCardId,
+	amount: fromAI('amount', 'The amount of the order', 'number'),
+	currency: fromAI('currency', 'The currency of the order'),
+	cardHolderName: 'Jane Doe',
+	redirectionUrl: 'https://shop.example.com/payment/done',
+	customerAuthentication: 'otpOnly',
+	...extra,
+});
 
 const sentTo = (path: string) => sandbox.requests.filter((request) => request.path.endsWith(path));
 
@@ -121,15 +140,15 @@ describe('Transaction → Refund as a tool', () => {
 
 	it('above the limit: refused, nothing sent; under it: exactly one refund', async () => {
 		const paymentId = await paidPayment();
-		const result = await asTool(refundTool({ toolMaxAmount: 10 }), [
+		const result = await asTool(refundTool(limits(10)), [
 			{ args: { paymentId, amount: 10.5 } },
 			{ args: { paymentId, amount: 10 } },
 		]);
-		expect(result.answers[0].error).toMatch(/a refund of 10\.5 is above this tool's Maximum Amount per Call of 10/);
+		expect(result.answers[0].error).toMatch(/a refund of 10\.5 USD is above this tool's Maximum Amount per Call of 10 USD/);
 		expect(result.answers[1].error).toBeUndefined();
 		expect(JSON.parse(result.answers[1].answer!)).toEqual([expect.objectContaining({ paymentId, amount: 10, paymentStatus: 'partially_refunded' })]);
-		expect(sentTo('/transaction/refund')).toHaveLength(1);
-		expect(sandbox.requests).toHaveLength(1);
+		// The payment is read for its currency, then refunded: the refused call sent nothing at all.
+		expect(sandbox.requests.map((request) => request.apiPath)).toEqual([`/transaction/status/${paymentId}`, '/transaction/refund']);
 	});
 
 	it('the whole payment: the limit applies to the amount read, and at 0 nothing is even read', async () => {
@@ -139,11 +158,11 @@ describe('Transaction → Refund as a tool', () => {
 		expect(atZero.answers[0].error).toMatch(/Maximum Amount per Call is 0/);
 		expect(sandbox.requests).toEqual([]);
 
-		const below = await asTool({ ...whole, toolMaxAmount: 20 }, [{ args: { paymentId } }]);
-		expect(below.answers[0].error).toMatch(/a refund of 25\.5 is above this tool's Maximum Amount per Call of 20\. No refund was sent; only the payment was read\./);
+		const below = await asTool({ ...whole, ...limits(20) }, [{ args: { paymentId } }]);
+		expect(below.answers[0].error).toMatch(/a refund of 25\.5 USD is above this tool's Maximum Amount per Call of 20 USD\. No refund was sent; only the payment was read\./);
 		expect(sentTo('/transaction/refund')).toEqual([]);
 
-		const within = await asTool({ ...whole, toolMaxAmount: 30 }, [{ args: { paymentId } }]);
+		const within = await asTool({ ...whole, ...limits(30) }, [{ args: { paymentId } }]);
 		expect(JSON.parse(within.answers[0].answer!)).toEqual([expect.objectContaining({ paymentId, amount: 25.5, paymentStatus: 'refunded' })]);
 		expect(sentTo('/transaction/refund')).toHaveLength(1);
 	});
@@ -159,18 +178,18 @@ describe('Transaction → Refund as a tool', () => {
 
 	it('with Continue On Fail, the refusal is the answer and nothing is sent', async () => {
 		const paymentId = await paidPayment();
-		const result = await asTool(refundTool({ toolMaxAmount: 5 }), [{ args: { paymentId, amount: 6 } }], {
+		const result = await asTool(refundTool(limits(5)), [{ args: { paymentId, amount: 6 } }], {
 			onError: 'continueRegularOutput',
 		});
 		expect(JSON.parse(result.answers[0].answer!)).toEqual([
-			expect.objectContaining({ error: expect.stringMatching(/Maximum Amount per Call of 5/) }),
+			expect.objectContaining({ error: expect.stringMatching(/Maximum Amount per Call of 5 USD/) }),
 		]);
 		expect(sandbox.requests).toEqual([]);
 	});
 
 	it('in a normal node, a Maximum Amount per Call left in the parameters changes nothing', async () => {
 		const paymentId = await paidPayment();
-		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId, amount: 5, toolMaxAmount: 1 });
+		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId, amount: 5, ...limits(1, 1, 'EUR') });
 		expect(result.error).toBeUndefined();
 		expect(sentTo('/transaction/refund')).toHaveLength(1);
 	});
@@ -209,33 +228,22 @@ describe('Transaction → Initiate as a tool', () => {
 		expect(JSON.stringify(result.answers)).not.toContain(futureYear.padStart(3, '/'));
 	});
 
-	const tokenTool = (orderId: string, digitalCardId: string, extra: IDataObject = {}) => ({
-		resource: 'transaction',
-		operation: 'initiate',
-		orderId,
-		digitalCardId,
-		amount: fromAI('amount', 'The amount of the order', 'number'),
-		cardHolderName: 'Jane Doe',
-		redirectionUrl: 'https://shop.example.com/payment/done',
-		customerAuthentication: 'otpOnly',
-		...extra,
-	});
 
 	it('a stored card with the default limit 0: refused, nothing sent', async () => {
 		const { orderId, digitalCardId } = await storedCardAndOrder();
-		const result = await asTool(tokenTool(orderId, digitalCardId), [{ args: { amount: 25.5 } }]);
+		const result = await asTool(tokenTool(orderId, digitalCardId), [{ args: { amount: 25.5, currency: 'USD' } }]);
 		expect(result.answers[0].error).toMatch(/Maximum Amount per Call is 0 \(not set\), so it may not make any payment/);
 		expect(sandbox.requests).toEqual([]);
 	});
 
 	it('a stored card above the limit: refused, nothing sent; under it: exactly one payment', async () => {
 		const { orderId, digitalCardId } = await storedCardAndOrder();
-		const tool = tokenTool(orderId, digitalCardId, { toolMaxAmount: 30 });
-		const refused = await asTool(tool, [{ args: { amount: 30.01 } }]);
-		expect(refused.answers[0].error).toMatch(/a payment of 30\.01 is above this tool's Maximum Amount per Call of 30/);
+		const tool = tokenTool(orderId, digitalCardId, limits(30));
+		const refused = await asTool(tool, [{ args: { amount: 30.01, currency: 'USD' } }]);
+		expect(refused.answers[0].error).toMatch(/a payment of 30\.01 USD is above this tool's Maximum Amount per Call of 30 USD/);
 		expect(sandbox.requests).toEqual([]);
 
-		const paid = await asTool(tool, [{ args: { amount: 25.5 } }]);
+		const paid = await asTool(tool, [{ args: { amount: 25.5, currency: 'USD' } }]);
 		expect(paid.answers[0].error).toBeUndefined();
 		expect(JSON.parse(paid.answers[0].answer!)).toEqual([expect.objectContaining({ orderId, paymentStatus: 'pending' })]);
 		expect(sentTo('/transaction/initiate')).toHaveLength(1);
@@ -243,11 +251,272 @@ describe('Transaction → Initiate as a tool', () => {
 
 	it('a stored-card payment that states no amount cannot be checked against the limit: refused, nothing sent', async () => {
 		const { orderId, digitalCardId } = await storedCardAndOrder();
-		const result = await asTool(tokenTool(orderId, digitalCardId, { toolMaxAmount: 30, amount: '' }), [{ args: {} }]);
+		const result = await asTool(tokenTool(orderId, digitalCardId, { ...limits(30), amount: '' }), [{ args: { currency: 'USD' } }]);
 		expect(result.answers[0].error).toMatch(
-			/^Refused: this tool checks every payment against its Maximum Amount per Call of 30, and this call states no amount\. Nothing was sent/,
+			/^Refused: this tool checks every payment against its Maximum Amount per Call of 30 USD, and this call states no amount\. Nothing was sent/,
 		);
 		expect(sandbox.requests).toEqual([]);
+	});
+});
+
+describe('a stored card needs the customer’s own confirmation, and no CVV', () => {
+	const tool = toolVariantOf(PaymentGateway).description;
+	const initiate = { resource: 'transaction', operation: 'initiate', paymentMode: 'token' };
+	const shownFields = (description: typeof tool) =>
+		description.properties.filter((property) => NodeHelpers.displayParameter(initiate as never, property, null, description));
+
+	it('the tool variant offers only OTP Only and shows no CVV; the normal node keeps both', () => {
+		const authentication = shownFields(tool).filter((property) => property.name === 'customerAuthentication');
+		expect(authentication.flatMap((property) => (property.options ?? []).map((option) => (option as { value: string }).value))).toEqual(['otpOnly']);
+		expect(authentication[0].default).toBe('otpOnly');
+		expect(shownFields(tool).map((property) => property.name)).not.toContain('cardCVV');
+		expect(shownFields(tool).map((property) => property.name)).toEqual(expect.arrayContaining(['toolMaxAmount', 'toolLimitCurrency', 'toolMaxTotal', 'currency']));
+		const normal = new PaymentGateway().description;
+		const names = shownFields(normal).map((property) => property.name);
+		expect(names).toContain('cardCVV');
+		expect(names).not.toEqual(expect.arrayContaining(['toolLimitCurrency']));
+		expect(names).not.toContain('toolMaxTotal');
+		expect(shownFields(normal).find((property) => property.name === 'customerAuthentication')?.options).toHaveLength(3);
+	});
+
+	const tokenCall = (orderId: string, digitalCardId: string, extra: IDataObject = {}) => ({
+		resource: 'transaction',
+		operation: 'initiate',
+		orderId,
+		digitalCardId,
+		amount: 25.5,
+		currency: 'USD',
+		cardHolderName: 'Jane Doe',
+		redirectionUrl: 'https://shop.example.com/payment/done',
+		...limits(30),
+		...extra,
+	});
+
+	it.each([
+		['none', /without it the customer does not confirm the amount the gateway charges/],
+		['cvvAndOtp', /CVV and OTP needs the card's security code, which an AI agent's tool never takes/],
+	])('Customer Authentication "%s": refused, nothing sent', async (customerAuthentication, why) => {
+		const { orderId, digitalCardId } = await storedCardAndOrder();
+		const result = await asTool(tokenCall(orderId, digitalCardId, { customerAuthentication }), [{ args: {} }]);
+		expect(result.answers[0].error).toMatch(/^Refused: an AI agent's tool pays with a stored card only when the customer confirms the payment with a one-time password \(Customer Authentication "OTP Only"\)/);
+		expect(result.answers[0].error).toMatch(why);
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	/** The node as an n8n that does not apply '@tool' display options would load it: the hidden CVV is kept. */
+	const withCvvShown = () => {
+		const node = new PaymentGateway();
+		const properties = node.description.properties.map((property) =>
+			property.name === 'cardCVV' ? { ...property, displayOptions: { show: { resource: ['transaction'], operation: ['initiate'] } } } : property,
+		);
+		return { description: { ...node.description, properties }, execute: node.execute, methods: node.methods };
+	};
+
+	it.each([
+		['from the model ($fromAI)', fromAI('cvv', 'The CVV'), { cvv: '987' }],
+		['carried by the workflow file', '987', {}],
+	])('a CVV %s that reaches the tool: refused with OTP Only too, nothing sent, and not echoed', async (_label, cardCVV, args) => {
+		const { orderId, digitalCardId } = await storedCardAndOrder();
+		const parameters = tokenCall(orderId, digitalCardId, { customerAuthentication: 'otpOnly', cardCVV });
+		const result = await asTool(parameters, [{ args }], { nodeType: withCvvShown() as never });
+		expect(result.answers[0].error).toMatch(/^Refused: an AI agent's tool takes no CVV/);
+		expect(sandbox.requests).toEqual([]);
+		expect(JSON.stringify(result.answers)).not.toContain('987');
+	});
+
+	it('a CVV in the workflow file of the tool is dropped when n8n loads it (the field is hidden there): never sent', async () => {
+		const { orderId, digitalCardId } = await storedCardAndOrder();
+		const result = await asTool(tokenCall(orderId, digitalCardId, { customerAuthentication: 'otpOnly', cardCVV: '987' }), [{ args: {} }]);
+		expect(result.answers[0].error).toBeUndefined();
+		const sent = sentTo('/transaction/initiate');
+		expect(sent).toHaveLength(1);
+		expect(decryptCardDetails(JSON.parse(sent[0].body), sandbox.cardEncryptionKey)).toEqual({ digitalCardId });
+	});
+
+	it('with OTP Only and no CVV, the payment goes out once, asking the customer to confirm', async () => {
+		const { orderId, digitalCardId } = await storedCardAndOrder();
+		const result = await asTool(tokenCall(orderId, digitalCardId, { customerAuthentication: 'otpOnly' }), [{ args: {} }]);
+		expect(JSON.parse(result.answers[0].answer!)).toEqual([expect.objectContaining({ orderId, paymentStatus: 'pending', redirectionData: expect.any(Object) })]);
+		const [sent] = sentTo('/transaction/initiate');
+		expect(JSON.parse(sent.body)).toMatchObject({ paymentMode: 'token', skipCVVandOTP: false, skipCVVOnlyFlag: true });
+		expect(sandbox.requests).toHaveLength(1);
+	});
+});
+
+describe('the limits are in one currency (Limit Currency)', () => {
+	it.each([
+		['not set', { toolMaxAmount: 10 }, /Limit Currency is not set/],
+		['left to the model', { ...limits(10), toolLimitCurrency: fromAI('currency', 'Currency') }, /Limit Currency is left to the AI agent/],
+		['not a currency code', limits(10, 0, 'dollars'), /Limit Currency is not a three-letter currency code/],
+	])('a refund with Limit Currency %s: refused, nothing sent', async (_label, extra, says) => {
+		const paymentId = await paidPayment();
+		const result = await asTool(refundTool(extra), [{ args: { paymentId, amount: 1, currency: 'USD' } }]);
+		expect(result.answers[0].error).toMatch(says);
+		expect(result.answers[0].error).toMatch(/Nothing was sent to the payment gateway/);
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	it('a refund of a payment in another currency: refused after reading the payment, no refund sent', async () => {
+		const paymentId = await paidPayment({ currency: 'EUR' });
+		const result = await asTool(refundTool(limits(10)), [{ args: { paymentId, amount: 5 } }]);
+		expect(result.answers[0].error).toMatch(
+			/^Refused: the payment is in EUR, and this tool's limits are in USD \(Limit Currency\)\. No refund was sent; only the payment was read\. Ask a person/,
+		);
+		expect(sandbox.requests.map((request) => request.apiPath)).toEqual([`/transaction/status/${paymentId}`]);
+	});
+
+	it('the whole of a payment in another currency: refused after the read, no refund sent', async () => {
+		const paymentId = await paidPayment({ currency: 'JPY', amount: 20 });
+		const whole = { resource: 'transaction', operation: 'refund', refundType: 'full', paymentId, ...limits(30) };
+		const result = await asTool(whole, [{ args: {} }]);
+		expect(result.answers[0].error).toMatch(/the payment is in JPY, and this tool's limits are in USD/);
+		expect(sentTo('/transaction/refund')).toEqual([]);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it('a stored-card payment the call states in another currency, or in none: refused, nothing sent', async () => {
+		const { orderId, digitalCardId } = await storedCardAndOrder({ currency: 'EUR' });
+		const tool = tokenTool(orderId, digitalCardId, limits(30));
+		const result = await asTool(tool, [{ args: { amount: 20, currency: 'EUR' } }, { args: { amount: 20, currency: ' ' } }]);
+		expect(result.answers[0].error).toMatch(/^Refused: the order \(as this call states it\) is in EUR, and this tool's limits are in USD \(Limit Currency\)\. Nothing was sent/);
+		expect(result.answers[1].error).toMatch(/^Refused: this tool's limits are in USD, and this call states no currency for the order\. Nothing was sent/);
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	it.each([
+		['in another currency than it states', { currency: 'KWD', amount: 20 }, 20, /started payment \S+ for 20(\.000)? KWD, not the 20 USD this call stated/],
+		['for more than it states', { currency: 'USD', amount: 4999 }, 25, /started payment \S+ for 4999(\.00)? USD, not the 25 USD this call stated/],
+	])('an order %s: the gateway’s answer gives it away, and the confirmation page is withheld from the agent', async (_label, order, amount, says) => {
+		const { orderId, digitalCardId } = await storedCardAndOrder(order);
+		const result = await asTool(tokenTool(orderId, digitalCardId, limits(30)), [{ args: { amount, currency: 'USD' } }]);
+		expect(result.answers[0].error).toMatch(/^Refused after the gateway answered: /);
+		expect(result.answers[0].error).toMatch(says);
+		expect(result.answers[0].error).toMatch(/Its confirmation page is withheld, so the customer is not asked to confirm it and no money moves/);
+		expect(JSON.stringify(result.answers)).not.toMatch(/formData|redirectionData/);
+		expect(sentTo('/transaction/initiate')).toHaveLength(1);
+	});
+
+	it.each([
+		['an amount that is no plain number', { amount: '4,999.000', currency: 'USD' }],
+		['no amount', { currency: 'USD' }],
+		['no currency', { amount: 20 }],
+	])('an answer with %s proves nothing: the confirmation page is withheld', async (_label, shown) => {
+		const { orderId, digitalCardId } = await storedCardAndOrder({ amount: 20 });
+		const data = { paymentId: 'PAY0000000000000000000000000000000A', orderId, ...shown, redirectionData: { url: 'https://bank.example.com/otp' } };
+		sandbox.injectFault({ match: '/transaction/initiate', status: 200, body: { resCode: 200, status: 'success', data } });
+		const result = await asTool(tokenTool(orderId, digitalCardId, limits(30)), [{ args: { amount: 20, currency: 'USD' } }]);
+		expect(result.answers[0].error).toMatch(/^Refused after the gateway answered: .*Its confirmation page is withheld/);
+		expect(JSON.stringify(result.answers)).not.toMatch(/bank\.example\.com|redirectionData/);
+	});
+});
+
+describe('a budget per execution (Maximum Total per Execution)', () => {
+	const refundsAt = () => sentTo('/transaction/refund').map((request) => JSON.parse(request.body).amount as number);
+
+	it('by default the same as Maximum Amount per Call: three refunds of 8.50 under a limit of 10 give back 8.50', async () => {
+		const paymentId = await paidPayment();
+		const result = await asTool(refundTool(limits(10)), [1, 2, 3].map(() => ({ args: { paymentId, amount: 8.5 } })));
+		expect(result.answers[0].error).toBeUndefined();
+		for (const answer of result.answers.slice(1)) {
+			expect(answer.error).toMatch(
+				/^Refused: a refund of 8\.5 USD would take this tool above its Maximum Total per Execution of 10 USD: it has moved 8\.5 USD in this execution\. Nothing was sent to the payment gateway\. Ask a person/,
+			);
+		}
+		expect(refundsAt()).toEqual([8.5]);
+		// One read for the one refund sent: the refused calls cost nothing.
+		expect(sandbox.requests).toHaveLength(2);
+	});
+
+	it('set to 20: two refunds go, the third is refused; a new execution starts with the whole budget again', async () => {
+		const paymentId = await paidPayment();
+		const tool = refundTool(limits(10, 20));
+		const first = await asTool(tool, [1, 2, 3].map(() => ({ args: { paymentId, amount: 8.5 } })));
+		expect(first.answers.map((answer) => answer.error === undefined)).toEqual([true, true, false]);
+		expect(first.answers[2].error).toMatch(/it has moved 17 USD in this execution/);
+		expect(refundsAt()).toEqual([8.5, 8.5]);
+		const next = await asTool(tool, [{ args: { paymentId, amount: 8.5 } }]);
+		expect(next.answers[0].error).toBeUndefined();
+		expect(refundsAt()).toEqual([8.5, 8.5, 8.5]);
+	});
+
+	it('calls made at once count each other in flight: of three refunds of 8.50 under 20, exactly two are sent', async () => {
+		const paymentId = await paidPayment();
+		const result = await asTool(refundTool(limits(10, 20)), [1, 2, 3].map(() => ({ args: { paymentId, amount: 8.5 } })), { parallel: true });
+		const refused = result.answers.filter((answer) => answer.error !== undefined);
+		expect(refused).toHaveLength(1);
+		expect(refused[0].error).toMatch(/it has moved 0 USD in this execution, and 17 USD in calls still under way/);
+		expect(refundsAt()).toEqual([8.5, 8.5]);
+		expect(sentTo(`/transaction/status/${paymentId}`)).toHaveLength(2);
+	});
+
+	it('ten refunds of 1 at once under a total of 4: exactly four are sent', async () => {
+		const paymentId = await paidPayment();
+		const result = await asTool(refundTool(limits(1, 4)), Array.from({ length: 10 }, () => ({ args: { paymentId, amount: 1 } })), { parallel: true });
+		expect(result.answers.filter((answer) => answer.error === undefined)).toHaveLength(4);
+		expect(refundsAt()).toEqual([1, 1, 1, 1]);
+		expect(sandbox.requests).toHaveLength(8);
+	});
+
+	it('a refund the gateway refuses gives its amount back; one without an answer keeps it counted', async () => {
+		const paymentId = await paidPayment();
+		sandbox.injectFault({ match: '/transaction/refund', method: 'POST', status: 422 });
+		const refusedByGateway = await asTool(refundTool(limits(10)), [{ args: { paymentId, amount: 8 } }, { args: { paymentId, amount: 8 } }]);
+		expect(refusedByGateway.answers[0].error).not.toMatch(/^Refused/);
+		expect(refusedByGateway.answers[1].error).toBeUndefined();
+		expect(sentTo('/transaction/refund').map((request) => request.status)).toEqual([422, 200]);
+
+		sandbox.clearLog();
+		sandbox.injectFault({ match: '/transaction/refund', method: 'POST', kind: 'reset-before-body' });
+		const noAnswer = await asTool(refundTool(limits(10)), [{ args: { paymentId, amount: 8 } }, { args: { paymentId, amount: 2.5 } }]);
+		expect(noAnswer.answers[0].error).toMatch(/could not reach the payment gateway|did not answer/);
+		expect(noAnswer.answers[1].error).toMatch(/would take this tool above its Maximum Total per Execution of 10 USD: it has moved 8 USD/);
+		expect(sentTo('/transaction/refund')).toHaveLength(1);
+	});
+
+	it.each([
+		['a 5xx under HTTP 200', { status: 200, body: { resCode: 500, status: 'failure', errMessage: 'Internal error' } }],
+		['a proxy page of 408', { kind: 'html', status: 408 }],
+		['a proxy page of 400', { kind: 'html', status: 400 }],
+	] as Array<[string, object]>)('a refund answered with %s may have moved money: its amount stays counted', async (_label, fault) => {
+		const paymentId = await paidPayment();
+		sandbox.injectFault({ match: '/transaction/refund', method: 'POST', ...fault });
+		const result = await asTool(refundTool(limits(10)), [{ args: { paymentId, amount: 8 } }, { args: { paymentId, amount: 8 } }]);
+		expect(result.answers[1].error).toMatch(/would take this tool above its Maximum Total per Execution of 10 USD: it has moved 8 USD/);
+		expect(sentTo('/transaction/refund')).toHaveLength(1);
+	});
+
+	it('with the budget spent, a refund of the whole payment is refused before its payment is read', async () => {
+		const paymentId = await paidPayment();
+		const both = await asTool(
+			{ ...refundTool(limits(10)), refundType: '={{ $fromAI("kind", "partial or full") }}' },
+			[{ args: { paymentId, amount: 10, kind: 'partial' } }, { args: { paymentId, amount: 1, kind: 'full' } }],
+		);
+		expect(both.answers[0].error).toBeUndefined();
+		expect(both.answers[1].error).toMatch(/^Refused: this tool has used its Maximum Total per Execution of 10 USD in this execution.*Nothing was sent/);
+		// The one read is the first refund's, of its payment's currency: the refused call read nothing.
+		expect(sentTo(`/transaction/status/${paymentId}`)).toHaveLength(1);
+	});
+
+	it('a Maximum Total left to the model is refused, nothing sent', async () => {
+		const paymentId = await paidPayment();
+		const result = await asTool(refundTool({ ...limits(10), toolMaxTotal: fromAI('total', 'Total', 'number') }), [{ args: { paymentId, amount: 1, total: 1000 } }]);
+		expect(result.answers[0].error).toMatch(/Maximum Total per Execution is left to the AI agent/);
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	it('two stored-card payments at once under a total of 30: one is sent, the other refused unsent', async () => {
+		const first = await storedCardAndOrder({ amount: 20 });
+		const second = await createOrder(sandbox, { amount: 20 });
+		sandbox.clearLog();
+		const tool = { ...tokenTool('', first.digitalCardId, limits(30)), orderId: fromAI('orderId', 'The order') };
+		const result = await asTool(
+			tool,
+			[first.orderId, second].map((orderId) => ({ args: { orderId, amount: 20, currency: 'USD' } })),
+			{ parallel: true },
+		);
+		expect(result.answers.filter((answer) => answer.error === undefined)).toHaveLength(1);
+		expect(result.answers.find((answer) => answer.error)?.error).toMatch(/a payment of 20 USD would take this tool above its Maximum Total per Execution of 30 USD/);
+		expect(sandbox.requests).toHaveLength(1);
 	});
 });
 

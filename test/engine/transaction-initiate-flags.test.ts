@@ -174,7 +174,8 @@ describe('transaction.initiate: both skip flags true cannot be sent', () => {
 	const authenticationProperty = () => {
 		const properties = new PaymentGateway().description.properties;
 		const matches = properties.filter((property) => property.name === 'customerAuthentication');
-		expect(matches).toHaveLength(1);
+		// The second is the tool's (shown only with '@tool', OTP Only alone), checked in tool-mode.test.ts.
+		expect(matches.map((property) => Object.keys(property.displayOptions?.show ?? {}).includes('@tool'))).toEqual([false, true]);
 		return { properties, property: matches[0] };
 	};
 

@@ -2,7 +2,7 @@ import * as net from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { createOrder, initiatePayment, runNode, sandboxCredentials } from '../support/fixtures';
-import { CHECK_STATUS, CVV, DECLINED_CARD, useTriggerBench } from '../support/trigger';
+import { claimsAside, CVV, DECLINED_CARD, PAYMENT_STATUS, useTriggerBench } from '../support/trigger';
 
 // The Payment Gateway Trigger's status re-check and outcome filter, served as n8n serves a production webhook
 // (test/support/webhook.js), against the sandbox gateway.
@@ -28,9 +28,16 @@ describe('the status re-check', () => {
 		const executions = await settled();
 		expect(executions).toHaveLength(1);
 		expect(executions[0].items.map((item) => item.json)).toEqual([
-			{ ...record, status: 'failure', notifiedStatus: 'success', statusVerified: true, statusMismatch: true },
+			{
+				...claimsAside({ ...record, status: 'success' }),
+				status: 'failure',
+				amount: 25.5,
+				currency: 'USD',
+				statusVerified: true,
+				statusMismatch: true,
+			},
 		]);
-		expect(bench.checkStatusRequests()).toHaveLength(1);
+		expect(bench.recheckRequests()).toHaveLength(1);
 		expect(bench.sandbox.requests).toHaveLength(1);
 	});
 
@@ -45,23 +52,39 @@ describe('the status re-check', () => {
 		const [execution] = await bench.server.waitForExecutions(1);
 		expect(execution.items[0].json).toMatchObject({ status: 'success', statusVerified: true });
 		expect(execution.stoppedAt.getTime() - answer.started).toBeGreaterThanOrEqual(latencyMs);
-		expect(bench.checkStatusRequests()).toHaveLength(1);
+		expect(bench.recheckRequests()).toHaveLength(1);
 		// In the order the two servers saw it, on one clock: the trigger's answer went out before the sandbox's
 		// answer to the re-check, however slow a busy machine made either.
-		const [recheck] = bench.checkStatusRequests();
+		const [recheck] = bench.recheckRequests();
 		expect(bench.server.calls[0].answeredAtMs).toBeLessThan(recheck.closedAtMs!);
 		expect(bench.server.calls[0].answeredAt!.getTime()).toBeLessThan(execution.startedAt.getTime());
 	});
 
-	it('turned off, nothing is sent: the item keeps the notification’s status, unverified', async () => {
+	it('turned off, nothing is sent: the claims stay claims, unverified', async () => {
 		const record = await paid('failure');
 		await bench.withServer({ options: { recheckStatus: false } }, async (own) => {
 			expect(await notify(own, { ...record, status: 'success' })).toMatchObject({ status: 200 });
 			const [execution] = await settled(own);
 			expect(execution.items.map((item) => item.json)).toEqual([
-				{ ...record, status: 'success', notifiedStatus: 'success', statusVerified: false },
+				{ ...claimsAside({ ...record, status: 'success' }), statusVerified: false },
 			]);
 		});
+		expect(bench.sandbox.requests).toHaveLength(0);
+	});
+
+	it('turned off in a typeVersion 1 trigger, the item keeps the shape it had: the claims at the top, unverified', async () => {
+		const record = await paid('failure');
+		await bench.withServer(
+			{ options: { recheckStatus: false } },
+			async (own) => {
+				expect(await notify(own, { ...record, status: 'success' })).toMatchObject({ status: 200 });
+				const [execution] = await settled(own);
+				expect(execution.items.map((item) => item.json)).toEqual([
+					{ ...record, status: 'success', notifiedStatus: 'success', statusVerified: false },
+				]);
+			},
+			{ typeVersion: 1 },
+		);
 		expect(bench.sandbox.requests).toHaveLength(0);
 	});
 
@@ -74,7 +97,7 @@ describe('the status re-check', () => {
 	const failures: Array<[string, RecheckFailure]> = [
 		[
 			'the gateway answers 503',
-			{ breakIt: async () => bench.sandbox.injectFault({ match: CHECK_STATUS, status: 503 }), noted: { resCode: 503 } },
+			{ breakIt: async () => bench.sandbox.injectFault({ match: PAYMENT_STATUS, status: 503 }), noted: { resCode: 503 } },
 		],
 		[
 			'the gateway is down',
@@ -95,7 +118,7 @@ describe('the status re-check', () => {
 	];
 
 	it.each(failures)(
-		'failing (%s): the item is still emitted with the notification’s status, the failure noted',
+		'failing (%s): the item is still emitted, nothing confirmed, the claims set aside, the failure noted',
 		async (_label, failure) => {
 			const record = await paid();
 			await failure.breakIt();
@@ -114,21 +137,23 @@ describe('the status re-check', () => {
 					expect(item).toMatchObject({
 						orderId: record.orderId,
 						paymentId: record.paymentId,
-						status: 'pending',
 						notifiedStatus: 'pending',
+						notifiedAmount: 25.5,
 						statusVerified: false,
 					});
+					for (const name of ['status', 'amount', 'currency', 'receiptId', 'statusMismatch']) {
+						expect([name, item[name]]).toEqual([name, undefined]);
+					}
 					expect(item.recheckError).toMatchObject({ message: expect.any(String), ...failure.noted });
-					expect(item).not.toHaveProperty('statusMismatch');
 				},
 				credentials ? { credentials } : {},
 			);
 		},
 	);
 
-	// check-status tells the order's latest payment, which confirms nothing about another payment of that order.
+	// check-status tells the order's latest payment; the re-check reads the payment the notification names.
 	it(
-		'a late notification of an earlier, failed payment does not take the status of the order’s later payment',
+		'a late notification of an earlier, failed payment gets its own status, not that of the order’s later payment',
 		async () => {
 			const { sandbox } = bench;
 			const orderId = await createOrder(sandbox);
@@ -142,13 +167,18 @@ describe('the status re-check', () => {
 			expect(later).toMatchObject({ orderId, status: 'success' });
 			bench.signed(orderId, failed.paymentId);
 
-			expect(await notify(bench.server, failed)).toMatchObject({ status: 200 });
+			expect(await notify(bench.server, { ...failed, status: 'success' })).toMatchObject({ status: 200 });
 			const [execution] = await settled();
 			expect(execution.items[0].json).toMatchObject({
 				paymentId: failed.paymentId,
 				status: 'failure',
-				statusVerified: false,
+				notifiedStatus: 'success',
+				statusVerified: true,
+				statusMismatch: true,
 			});
+			expect(bench.recheckRequests().map((request) => request.path)).toEqual([
+				expect.stringMatching(new RegExp(`${PAYMENT_STATUS}${failed.paymentId}$`)),
+			]);
 		},
 	);
 });
@@ -159,6 +189,13 @@ describe('the outcome filter', () => {
 		const succeeded = await paid('success');
 		const failed = await paid('failure', DECLINED_CARD);
 		const refunded = await paid('success');
+		const refund = await runNode(bench.sandbox, {
+			resource: 'transaction',
+			operation: 'refund',
+			paymentId: refunded.paymentId,
+			amount: 10,
+		});
+		expect(refund.error).toBeUndefined();
 		const orderId = await createOrder(bench.sandbox);
 		await initiatePayment(bench.sandbox, orderId, { cardCVV: CVV });
 		const status = await runNode(bench.sandbox, { resource: 'status', operation: 'getByOrderId', orderId });
@@ -168,7 +205,10 @@ describe('the outcome filter', () => {
 		return {
 			succeeded: { ...succeeded },
 			failed: { ...failed },
-			refunded: { eventType: 'REFUND_SUCCESS', data: { ...refunded, refundId: 'RF-1', amount: 10 } },
+			refunded: {
+				eventType: 'REFUND_SUCCESS',
+				data: { ...refunded, refundId: refund.items[0].json.refundId, status: 'partially_refunded', amount: 10 },
+			},
 			other: pending,
 		};
 	}
@@ -203,7 +243,7 @@ describe('the outcome filter', () => {
 			expect((await notify(own, { ...record, status: 'success' })).status).toBe(200);
 			expect(await settled(own)).toHaveLength(0);
 		});
-		expect(bench.checkStatusRequests()).toHaveLength(1);
+		expect(bench.recheckRequests()).toHaveLength(1);
 	});
 });
 

@@ -2,7 +2,7 @@ import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { StatusRecord } from '../support/fixtures';
 import { runNode } from '../support/fixtures';
 import { opensslHmacHex } from '../support/openssl';
-import { CHECK_STATUS, DECLINED_CARD, useTriggerBench } from '../support/trigger';
+import { claimsAside, DECLINED_CARD, PAYMENT_STATUS, useTriggerBench } from '../support/trigger';
 
 // The Payment Gateway Trigger served as n8n serves a production webhook (test/support/webhook.js): real HTTP in,
 // webhook() through n8n-core's WebhookContext, the workflow through WorkflowExecute, against the sandbox gateway.
@@ -13,7 +13,7 @@ const bench = useTriggerBench();
 const { notify, post, paid, settled } = bench;
 
 describe('authentic notifications start one execution with one flat item', () => {
-	it('flat: 200, one item with orderId, paymentId and the confirmed status, one check-status request', async () => {
+	it('flat: 200, one item with orderId, paymentId and the gateway’s values, one read of that payment', async () => {
 		const record = await paid();
 		const answer = await notify(bench.server, record);
 		expect(answer).toMatchObject({ status: 200, json: { received: true } });
@@ -23,11 +23,19 @@ describe('authentic notifications start one execution with one flat item', () =>
 		expect(executions[0].status).toBe('success');
 		expect(executions[0].items).toHaveLength(1);
 		const item = executions[0].items[0].json;
-		expect(item).toEqual({ ...record, notifiedStatus: 'success', statusVerified: true, statusMismatch: false });
+		expect(item).toEqual({
+			...claimsAside({ ...record }),
+			status: 'success',
+			amount: 25.5,
+			currency: 'USD',
+			statusVerified: true,
+			statusMismatch: false,
+		});
 		expect(item).not.toHaveProperty('eventType');
-		expect(bench.checkStatusRequests().map((request) => request.path)).toEqual([
-			`${CHECK_STATUS}?orderId=${encodeURIComponent(record.orderId)}`,
+		expect(bench.recheckRequests().map((request) => request.path)).toEqual([
+			expect.stringMatching(new RegExp(`${PAYMENT_STATUS}${record.paymentId}$`)),
 		]);
+		expect(bench.sandbox.requests).toHaveLength(1);
 	});
 
 	it.each([
@@ -44,13 +52,15 @@ describe('authentic notifications start one execution with one flat item', () =>
 		const item = executions[0].items[0].json;
 		expect(item).toEqual({
 			eventType,
-			...data,
-			notifiedStatus: 'success',
+			...claimsAside(data),
+			status: 'success',
+			amount: 25.5,
+			currency: 'USD',
 			statusVerified: true,
 			statusMismatch: false,
 		});
 		expect(item).not.toHaveProperty('data');
-		expect(bench.checkStatusRequests()).toHaveLength(1);
+		expect(bench.recheckRequests()).toHaveLength(1);
 	});
 
 	it('stray spaces around the values (the provider document shows them) are accepted and trimmed', async () => {
@@ -72,10 +82,11 @@ describe('authentic notifications start one execution with one flat item', () =>
 			orderId: record.orderId,
 			paymentId: record.paymentId,
 			status: 'success',
+			notifiedStatus: 'success',
 			signature: record.signature,
 			statusVerified: true,
 		});
-		expect(bench.checkStatusRequests()[0].path).toBe(`${CHECK_STATUS}?orderId=${encodeURIComponent(record.orderId)}`);
+		expect(bench.recheckRequests()[0].path).toMatch(new RegExp(`${PAYMENT_STATUS}${record.paymentId}$`));
 	});
 
 	it.each(['text/plain', 'application/octet-stream'])(
@@ -114,8 +125,12 @@ describe('authentic notifications start one execution with one flat item', () =>
 				expect(await notify(own, record)).toMatchObject({ status: 200 });
 				const [execution] = await settled(own);
 				expect(execution.nodeExecutionOrder).toEqual(['Payment Gateway Trigger', 'Payment Gateway']);
-				expect(execution.outputOf('Payment Gateway').map((item) => item.json)).toEqual([
-					{ ...execution.items[0].json, signatureValid: true },
+				// typeVersion 1.2 confirms it again: the gateway's values stay on top, the notification's claims
+				// beside them (only the currency, which the notification did not claim, is newly set aside).
+				const item = execution.items[0].json;
+				expect(item).toMatchObject({ statusVerified: true, notifiedStatus: 'success', currency: 'USD' });
+				expect(execution.outputOf('Payment Gateway').map((output) => output.json)).toEqual([
+					{ ...item, notifiedCurrency: 'USD', signatureValid: true },
 				]);
 			},
 			{ then },
@@ -214,6 +229,9 @@ describe('notifications the sandbox gateway itself sends', () => {
 		sandbox.setNotifications({ url: bench.server.url, format: 'wrapped' });
 		const failed = await paid('failure', DECLINED_CARD);
 		const refunded = await paid('success');
+		// The payment's own notification is handled first: re-checked after the refund, it would confirm the refund.
+		await sandbox.waitForNotifications(2);
+		await bench.server.waitForExecutions(2);
 		const refund = await runNode(sandbox, {
 			resource: 'transaction',
 			operation: 'refund',

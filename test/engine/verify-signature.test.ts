@@ -135,3 +135,81 @@ it('no client secret, Basic header value or signing input in its output or error
 		expect([secret, text.includes(secret)]).toEqual([secret, false]);
 	}
 });
+
+// typeVersion 1.2: Confirm With Gateway (on by default). A valid signature proves two ids; the record's status,
+// amount and receipt are claims. The payment the ids name is read from the gateway, as the trigger reads it.
+describe('typeVersion 1.2, Confirm With Gateway', () => {
+	const CONFIRMING = { typeVersion: 1.2 };
+	const statusReads = () => sandbox.requests.filter((request) => request.path.includes('/transaction/status/'));
+
+	async function confirmed(items: IDataObject[], parameters: IDataObject = {}) {
+		const result = await runNode(sandbox, { ...VERIFY, ...parameters }, items, CONFIRMING);
+		expect(result.error).toBeUndefined();
+		return result.items.map((item) => item.json);
+	}
+
+	it('a declined payment rewritten as paid with another amount: the gateway’s failure and amount, the claims aside', async () => {
+		const declined = await settledPayment(sandbox, 'failure');
+		sandbox.clearLog();
+		const [item] = await confirmed([{ ...declined, status: 'success', amount: 9999, receiptId: 'INV-VICTIM-9999' }]);
+		const { status: _status, amount: _amount, receiptId: _receiptId, ...rest } = declined;
+		expect(item).toEqual({
+			...rest,
+			status: 'failure',
+			amount: 25.5,
+			currency: 'USD',
+			notifiedStatus: 'success',
+			notifiedAmount: 9999,
+			notifiedReceiptId: 'INV-VICTIM-9999',
+			signatureValid: true,
+			statusVerified: true,
+			statusMismatch: true,
+		});
+		expect(statusReads().map((request) => request.path)).toEqual([
+			expect.stringMatching(new RegExp(`/transaction/status/${declined.paymentId}$`)),
+		]);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
+	it('a paid record: the gateway’s values, confirmed', async () => {
+		const [item] = await confirmed([{ ...record }]);
+		expect(item).toMatchObject({ status: 'success', amount: 25.5, currency: 'USD', signatureValid: true, statusVerified: true });
+		expect(item.statusMismatch).toBe(false);
+	});
+
+	it('an invalid signature sends nothing: signatureValid and statusVerified false, the claims aside', async () => {
+		const forged = { ...record, signature: flip(record.signature), status: 'success', amount: 9999 };
+		const [item] = await confirmed([forged]);
+		expect(item).toMatchObject({ signatureValid: false, statusVerified: false, notifiedStatus: 'success', notifiedAmount: 9999 });
+		for (const name of ['status', 'amount', 'currency', 'receiptId']) expect([name, item[name]]).toEqual([name, undefined]);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	it('the gateway answering about another payment confirms nothing', async () => {
+		sandbox.injectFault({
+			match: '/transaction/status/',
+			status: 200,
+			body: { resCode: 200, status: 'success', data: { paymentId: 'PAYOTHER', orderId: record.orderId, paymentStatus: 'success' } },
+		});
+		const [item] = await confirmed([{ ...record }]);
+		expect(item).toMatchObject({ signatureValid: true, statusVerified: false, notifiedStatus: 'success' });
+		expect(item.status).toBeUndefined();
+		expect(item.confirmationError).toMatchObject({ message: expect.stringMatching(/not about this payment/) });
+	});
+
+	it('the gateway failing is the item’s error (an error item with Continue On Fail), paired', async () => {
+		sandbox.injectFault({ match: '/transaction/status/', status: 503, count: 4 });
+		const result = await runNode(sandbox, VERIFY, [{ ...record }], { ...CONFIRMING, continueOnFail: true });
+		expect(result.items.map((item) => [item.json.resCode, item.pairedItem])).toEqual([[503, { item: 0 }]]);
+		sandbox.clearFaults();
+	});
+
+	it('turned off at 1.2, or at typeVersion 1 and 1.1: nothing is sent, the item as it came with signatureValid', async () => {
+		expect(await confirmed([{ ...record }], { confirmWithGateway: false })).toEqual([{ ...record, signatureValid: true }]);
+		for (const typeVersion of [1, 1.1]) {
+			const result = await runNode(sandbox, VERIFY, [{ ...record }], { typeVersion });
+			expect(result.items.map((item) => item.json)).toEqual([{ ...record, signatureValid: true }]);
+		}
+		expect(sandbox.requests).toHaveLength(0);
+	});
+});

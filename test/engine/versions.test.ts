@@ -6,9 +6,10 @@ import type { CountingProxy } from '../support/counting-proxy';
 import type { Sandbox, SandboxBehindProxy } from '../support/fixtures';
 import { createOrder, orderParameters, runNode, settledPayment, startSandboxBehindProxy } from '../support/fixtures';
 
-// typeVersion 1.1 changed defaults only: the reads' Concurrency and Max Retries, and amounts that start empty.
-// Workflows saved at typeVersion 1 keep what they ran with. Seen from the network (a proxy counting requests in
-// flight) and from the sandbox's log; nothing here is timed.
+// typeVersion 1.1 changed defaults only: the reads' Concurrency and Max Retries, and amounts that start empty; 1.2
+// the reads' pace when Concurrency is not set (adaptive). Workflows saved at typeVersion 1 or 1.1 keep what they ran
+// with. Seen from the network (a proxy counting requests in flight) and from the sandbox's log; no time is bounded
+// from above.
 
 const description = new PaymentGateway().description;
 
@@ -30,14 +31,24 @@ function optionDefault(typeVersion: number, choices: INodeParameters, option: st
 }
 
 describe('the node description', () => {
-	it('offers typeVersions 1 and 1.1, and the editor adds 1.1', () => {
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+	it('offers typeVersions 1, 1.1 and 1.2, and the editor adds 1.2', () => {
+		expect(description.version).toEqual([1, 1.1, 1.2]);
+		expect(description.defaultVersion).toBe(1.2);
+	});
+
+	it.each([
+		[1, false],
+		[1.1, false],
+		[1.2, true],
+	])('Status → Verify Signature at typeVersion %p: Confirm With Gateway starts %p', (typeVersion, confirms) => {
+		const defaults = editorDefaults(typeVersion, { resource: 'status', operation: 'verifySignature' });
+		expect(defaults.confirmWithGateway).toBe(confirms);
 	});
 
 	it.each([
 		[1, 1, 0],
 		[1.1, 50, 3],
+		[1.2, 50, 3],
 	])('at typeVersion %s the reads offer Concurrency %s and Max Retries %s', (typeVersion, concurrency, maxRetries) => {
 		for (const choices of [
 			{ resource: 'status', operation: 'getByOrderId' },
@@ -49,9 +60,23 @@ describe('the node description', () => {
 		}
 	});
 
+	it('at typeVersion 1.2 Concurrency says that leaving it out adapts, and that setting it fixes the number', () => {
+		const choices = { resource: 'status', operation: 'getByOrderId' };
+		const shown = (typeVersion: number) =>
+			(description.properties.find(
+				(property) =>
+					property.name === 'options' && NodeHelpers.displayParameter(choices, property, { typeVersion } as INode, description),
+			)?.options as INodeProperties[]).find((option) => option.name === 'concurrency')?.description;
+		expect(shown(1.2)).toMatch(/^Leave this option out and the node finds the gateway's pace itself/);
+		expect(shown(1.2)).toMatch(/never above 100\. Set, exactly this many go at once/);
+		expect(shown(1.1)).toMatch(/^How many requests may be in flight at once/);
+		expect(shown(1)).toBe(shown(1.1));
+	});
+
 	it.each([
 		[1, 0],
 		[1.1, null],
+		[1.2, null],
 	])('at typeVersion %s an order and a refund amount start at %s', (typeVersion, amount) => {
 		expect(editorDefaults(typeVersion, { resource: 'order', operation: 'create' }).amount).toBe(amount);
 		expect(editorDefaults(typeVersion, { resource: 'transaction', operation: 'refund' }).amount).toBe(amount);
@@ -92,9 +117,37 @@ describe('running untuned (no options set)', () => {
 		expect(proxy.maxInFlight).toBe(inFlight);
 	}, 30_000);
 
+	it('typeVersion 1.2: 60 status reads start 20 at a time and add one for each answer, 40 at most after 20 answers', async () => {
+		const orderId = await createOrder(sandbox);
+		// Long enough that the next requests are out before the first 20 answers are all back, even on a busy machine.
+		sandbox.setLatency(2000);
+		sandbox.clearLog();
+		proxy.resetCount();
+		const result = await runNode(sandbox, statusRead, Array.from({ length: 60 }, () => ({ orderId })), viaProxy(1.2));
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(60);
+		const arrivals = sandbox.requests.map((request) => request.receivedAtMs).sort((a, b) => a - b);
+		// The 21st request went out only when an answer came back: not before the first 2 s had passed.
+		expect(arrivals[20] - arrivals[0]).toBeGreaterThanOrEqual(2000 - 10);
+		expect(proxy.maxInFlight).toBeGreaterThan(20);
+		expect(proxy.maxInFlight).toBeLessThanOrEqual(40);
+	}, 30_000);
+
+	it('typeVersion 1.2 with Concurrency set: exactly that many, as before', async () => {
+		const orderId = await createOrder(sandbox);
+		sandbox.setLatency(1000);
+		sandbox.clearLog();
+		proxy.resetCount();
+		const parameters = { ...statusRead, options: { concurrency: 7 } };
+		const result = await runNode(sandbox, parameters, Array.from({ length: 30 }, () => ({ orderId })), viaProxy(1.2));
+		expect(result.error).toBeUndefined();
+		expect(proxy.maxInFlight).toBe(7);
+	}, 30_000);
+
 	it.each([
 		{ typeVersion: 1, what: 'fails at the first 429', statuses: ['429'] },
 		{ typeVersion: 1.1, what: 'waits out three 429s and gets the answer', statuses: ['429', '429', '429', '200'] },
+		{ typeVersion: 1.2, what: 'waits out three 429s and gets the answer', statuses: ['429', '429', '429', '200'] },
 	])('typeVersion $typeVersion: a status read $what', async ({ typeVersion, statuses }) => {
 		const payment = await settledPayment(sandbox, 'success');
 		sandbox.injectFault({ match: payment.orderId, status: 429, count: 3, retryAfter: 0 });
@@ -105,12 +158,12 @@ describe('running untuned (no options set)', () => {
 		else expect(result.items[0].json).toMatchObject({ orderId: payment.orderId });
 	}, 30_000);
 
-	it('typeVersion 1.1: orders are still created one at a time and a failed one is not sent again', async () => {
+	it.each([1.1, 1.2])('typeVersion %s: orders are still created one at a time and a failed one is not sent again', async (typeVersion) => {
 		sandbox.setLatency(200);
 		sandbox.injectFault({ match: '/order', method: 'POST', status: 503, count: 1, retryAfter: 0 });
 		sandbox.clearLog();
 		proxy.resetCount();
-		const result = await runNode(sandbox, orderParameters(), [{}, {}, {}], viaProxy(1.1, { continueOnFail: true }));
+		const result = await runNode(sandbox, orderParameters(), [{}, {}, {}], viaProxy(typeVersion, { continueOnFail: true }));
 		expect(result.items).toHaveLength(3);
 		expect(result.items[0].json).toMatchObject({ resCode: 503 });
 		expect(sandbox.requests.map((request) => request.status)).toEqual([503, 200, 200]);

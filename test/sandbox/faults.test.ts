@@ -136,6 +136,20 @@ test('failure-envelope: HTTP 200 carrying a failure resCode (default 503)', asyn
 	expect((await checkStatus('wb-x')).data).toEqual({ resCode: 429, status: 'failure', errMessage: 'Too many requests' });
 });
 
+test('echo: the status (default 500) with the request as received, Authorization and body included; nothing is processed', async () => {
+	const { body, processed } = await paymentRequest();
+	sb().injectFault({ match: '/transaction/initiate', kind: 'echo' });
+	const res = await initiateWith(body);
+	expect(res.status).toBe(500);
+	expect(res.data).toMatchObject({ resCode: 500, status: 'failure', errMessage: 'Internal Server Error' });
+	expect(res.data.request).toMatchObject({ method: 'POST', body: JSON.stringify(body) });
+	expect(res.data.request.headers.authorization).toMatch(/^Basic [A-Za-z0-9+/=]+$/);
+	expect(JSON.parse(res.data.error)).toEqual(res.data.request);
+	expect(await processed()).toBe(false);
+	sb().injectFault({ match: 'check-status', kind: 'echo', status: 502 });
+	expect((await checkStatus('wb-x')).status).toBe(502);
+});
+
 test('truncated-json: processed, then half of the real JSON with its own Content-Length', async () => {
 	const { body, processed } = await paymentRequest();
 	sb().injectFault({ match: '/transaction/initiate', kind: 'truncated-json' });

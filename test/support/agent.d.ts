@@ -19,6 +19,8 @@ export interface ToolAnswer {
 export interface RunAsToolOptions extends Omit<RunWorkflowOptions, 'items' | 'continueOnFail' | 'parameters'> {
 	parameters?: INodeParameters;
 	calls?: ToolCall[];
+	/** Make all the calls at once, as a model asking for several tool calls in one message. */
+	parallel?: boolean;
 	/** The node's Retry On Fail setting (3 tries, no wait). */
 	retryOnFail?: boolean;
 }

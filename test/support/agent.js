@@ -57,8 +57,11 @@ function toolVariantOf(nodeTypeInput) {
 	return { description, execute: base.execute, methods: base.methods };
 }
 
-/** An agent node whose "model" makes the given tool calls in turn: [{ args, tool? }]. */
-function scriptedAgent(calls) {
+/**
+ * An agent node whose "model" makes the given tool calls: [{ args, tool? }], in turn, or all at once with `parallel`
+ * (as a model that asks for several tool calls in one message, which n8n's agent runs together).
+ */
+function scriptedAgent(calls, parallel = false) {
 	return {
 		description: {
 			displayName: 'Harness Agent',
@@ -74,15 +77,17 @@ function scriptedAgent(calls) {
 		async execute() {
 			const supplied = await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0);
 			const tools = (Array.isArray(supplied) ? supplied : [supplied]).flatMap((tool) => tool.tools ?? [tool]);
-			const answers = [];
-			for (const call of calls) {
+			const invoke = async (call) => {
 				const tool = call.tool ? tools.find((candidate) => candidate.name === call.tool) : tools[0];
 				try {
-					answers.push({ answer: await tool.invoke(call.args ?? {}) });
+					return { answer: await tool.invoke(call.args ?? {}) };
 				} catch (error) {
-					answers.push({ error: error.message });
+					return { error: error.message };
 				}
-			}
+			};
+			const answers = [];
+			if (parallel) answers.push(...(await Promise.all(calls.map(invoke))));
+			else for (const call of calls) answers.push(await invoke(call));
 			const described = tools.map((tool) => ({
 				name: tool.name,
 				description: tool.description,
@@ -95,14 +100,14 @@ function scriptedAgent(calls) {
 
 /**
  * Runs the node as a tool and makes `calls` against it. Options as runWorkflow's (nodeType, credentialType,
- * credentials, parameters, nodeName, packageName, onError, retryOnFail), plus `calls`.
+ * credentials, parameters, nodeName, packageName, onError, retryOnFail), plus `calls` and `parallel`.
  * Resolves with { answers: [{ answer } | { error }], tools: [{ name, description, arguments }], toolRuns, run, error }.
  */
 async function runAsTool(options) {
 	ensureSetup();
-	const { nodeType, parameters = {}, calls = [{}], nodeName = 'Payment Gateway', onError, retryOnFail, packageName } = options;
+	const { nodeType, parameters = {}, calls = [{}], parallel, nodeName = 'Payment Gateway', onError, retryOnFail, packageName } = options;
 	const nodeTypes = new HarnessNodeTypes();
-	nodeTypes.register(AGENT_TYPE, scriptedAgent(calls));
+	nodeTypes.register(AGENT_TYPE, scriptedAgent(calls, parallel));
 	const { fullTypeName } = registerNodeType(nodeTypes, toolVariantOf(nodeType), packageName);
 
 	const credentialsHelper = new HarnessCredentialsHelper(nodeTypes);

@@ -7,13 +7,6 @@ import { createOrder, orderParameters } from './fixtures';
 
 export const TIMEOUT = 1500;
 
-/**
- * Longer than any run of these tests takes on a busy 2-core machine, where timers fire seconds late; far shorter
- * than the faults last when nothing ends them: a hang and a trickle never end, the slow body takes 15 s and more,
- * and the node's default time-out is 60 s.
- */
-export const ENDLESS_MS = 10_000;
-
 export interface FaultedOperation {
 	label: string;
 	/** Where its request's path takes a fault. */

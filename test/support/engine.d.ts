@@ -44,8 +44,17 @@ export interface RunWorkflowOptions {
 	extraCredentialTypes?: CredentialTypeInput[];
 	/** Data for further credential types, keyed by credential type name; also set on the node. */
 	credentialsByType?: Record<string, ICredentialDataDecryptedObject>;
-	/** Default: `'manual'`. */
+	/** Default: `'manual'`, or `'retry'` with `retryOf`. */
 	mode?: WorkflowExecuteMode;
+	/** The mode of the execution at the root, as n8n gives a sub-workflow's run (its own mode is `'integrated'`). */
+	rootExecutionMode?: WorkflowExecuteMode;
+	/**
+	 * Runs a retry of this failed run, as n8n's "Retry" of an execution does: from the run's stored data, the failed
+	 * node again with the input items it had (`items` is then unused). `loadWorkflow`: "with the currently saved
+	 * workflow" (the node as `parameters` and the other options give it now), else "with the original" (the node as
+	 * it was in the failed run).
+	 */
+	retryOf?: { run: IRun; loadWorkflow?: boolean };
 	/** Merged over `{ executionOrder: 'v1' }`. */
 	workflowSettings?: IWorkflowSettings;
 	/** The node's Retry On Fail setting (2 tries, no wait between them). */
@@ -117,11 +126,14 @@ export interface CredentialTestResult {
 
 export interface TestCredentialOptions {
 	extraCredentialTypes?: CredentialTypeInput[];
+	/** Node types using the credential, searched in order for a `testedBy` when the credential has no `test`. */
+	nodeTypes?: NodeTypeInput[];
 }
 
 /**
- * Runs the credential's `test` request the way n8n's credentials tester does and
- * reports `{ status, message }` as the n8n UI would show it.
+ * Runs the credential's test the way n8n's credentials tester does (its `test` request, or else the
+ * `methods.credentialTest` function a node names with `testedBy`) and reports `{ status, message }` as the n8n UI
+ * would show it.
  */
 export function testCredential(
 	credentialType: CredentialTypeInput,

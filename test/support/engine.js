@@ -473,7 +473,7 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 // Additional data
 // ---------------------------------------------------------------------------
 
-function buildAdditionalData({ credentialsHelper, hooks, executionId }) {
+function buildAdditionalData({ credentialsHelper, hooks, executionId, rootExecutionMode }) {
 	const notAvailable = (what) => async () => {
 		throw new Error(`${what} is not available in the test harness`);
 	};
@@ -481,6 +481,7 @@ function buildAdditionalData({ credentialsHelper, hooks, executionId }) {
 		credentialsHelper,
 		hooks,
 		executionId,
+		rootExecutionMode,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678/',
@@ -546,7 +547,7 @@ function setUpCredentials(credentialsHelper, options) {
  * and resolves once the engine says the execution is over. `run` is undefined when the engine refused to
  * start (WorkflowHasIssuesError, returned as `refused`).
  */
-async function executeWorkflow({ workflow, mode, credentialsHelper, runExecutionData }) {
+async function executeWorkflow({ workflow, mode, credentialsHelper, runExecutionData, rootExecutionMode }) {
 	const executionId = String(++executionCounter);
 	const hooks = new core.ExecutionLifecycleHooks(mode, executionId, {
 		id: workflow.id,
@@ -570,7 +571,7 @@ async function executeWorkflow({ workflow, mode, credentialsHelper, runExecution
 	});
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => workflowFinished(fullRunData));
 
-	const additionalData = buildAdditionalData({ credentialsHelper, hooks, executionId });
+	const additionalData = buildAdditionalData({ credentialsHelper, hooks, executionId, rootExecutionMode });
 	const workflowExecute = new core.WorkflowExecute(additionalData, mode, runExecutionData);
 	let run;
 	try {
@@ -610,6 +611,30 @@ function harnessNode({ credentials, onError, retryOnFail, parameters, ...node })
 	return built;
 }
 
+/**
+ * The execution data of a retry of the failed run `run`, as n8n's "Retry" of an execution prepares it
+ * (ExecutionService.retry, n8n 2.x): the data as stored (a JSON copy), the run's error removed and the failed node's
+ * last task dropped when it holds an error, so that the node waiting on the stack runs again with the input items it
+ * had. With `loadWorkflow` ("with the currently saved workflow") the nodes on the stack are replaced by `workflow`'s.
+ */
+function retryExecutionData(run, workflow, loadWorkflow) {
+	const data = clone(run.data);
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const tasks = data.resultData.runData[lastNodeExecuted] ?? [];
+		if (tasks.length > 0 && tasks[tasks.length - 1].error !== undefined) tasks.pop();
+	}
+	if (loadWorkflow) {
+		for (const entry of data.executionData.nodeExecutionStack) {
+			const node = workflow.getNode(entry.node.name);
+			if (node === null) throw new Error(`Could not find the node "${entry.node.name}" in the workflow to retry`);
+			entry.node = node;
+		}
+	}
+	return data;
+}
+
 async function runWorkflow(options) {
 	ensureSetup();
 	const {
@@ -621,7 +646,9 @@ async function runWorkflow(options) {
 		nodeName: nodeNameOption,
 		typeVersion: typeVersionOption,
 		packageName = defaultPackageName(),
-		mode = 'manual',
+		retryOf,
+		mode = retryOf ? 'retry' : 'manual',
+		rootExecutionMode,
 		workflowSettings = {},
 		retryOnFail = false,
 	} = options;
@@ -673,23 +700,26 @@ async function runWorkflow(options) {
 		settings: { executionOrder: 'v1', ...workflowSettings },
 	});
 
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [
-				{
-					node: workflow.getNode(INPUT_NODE_NAME),
-					data: { main: [items.map((json) => ({ json: clone(json) }))] },
-					source: null,
+	const runExecutionData = retryOf
+		? retryExecutionData(retryOf.run, workflow, retryOf.loadWorkflow === true)
+		: createRunExecutionData({
+				executionData: {
+					nodeExecutionStack: [
+						{
+							node: workflow.getNode(INPUT_NODE_NAME),
+							data: { main: [items.map((json) => ({ json: clone(json) }))] },
+							source: null,
+						},
+					],
 				},
-			],
-		},
-	});
+			});
 
 	const { run, nodeExecutionOrder, refused } = await executeWorkflow({
 		workflow,
 		mode,
 		credentialsHelper,
 		runExecutionData,
+		rootExecutionMode,
 	});
 	const credentialUpdates = credentialsHelper.updates;
 	if (refused) {
@@ -744,12 +774,32 @@ async function runListSearch(options) {
 // testCredential: the credentials tester's behaviour for `test` request definitions
 // ---------------------------------------------------------------------------
 
+/**
+ * n8n's CredentialsTester.getCredentialTestFunction for a `testedBy` name: in the first of the node types that names
+ * the credential with a `testedBy`, its `methods.credentialTest[testedBy]` (versioned node types not handled).
+ */
+function nodeCredentialTest(typeName, nodeTypeInputs) {
+	for (const input of nodeTypeInputs) {
+		const nodeType = instantiate(input);
+		for (const { name, testedBy } of nodeType.description.credentials || []) {
+			if (name !== typeName || !testedBy) continue;
+			if (typeof testedBy !== 'string') throw new Error('a declarative testedBy is not supported by this harness');
+			const testFunction = nodeType.methods && nodeType.methods.credentialTest && nodeType.methods.credentialTest[testedBy];
+			if (typeof testFunction !== 'function') throw new Error(`${nodeType.description.name}: no methods.credentialTest.${testedBy}`);
+			return testFunction;
+		}
+	}
+	return undefined;
+}
+
 async function testCredential(credentialTypeInput, credentialsData, options = {}) {
 	ensureSetup();
 	const credentialType = instantiate(credentialTypeInput);
 	const typeName = credentialType.name;
 	const testRequest = credentialType.test;
-	if (!testRequest || typeof testRequest !== 'object' || !testRequest.request) {
+	// As n8n: the credential's own `test` first, else a node's `methods.credentialTest` named by its `testedBy`.
+	const testFunction = testRequest ? undefined : nodeCredentialTest(typeName, options.nodeTypes || []);
+	if (!testFunction && (!testRequest || typeof testRequest !== 'object' || !testRequest.request)) {
 		return { status: 'Error', message: 'No testing function found for this credential.' };
 	}
 
@@ -783,6 +833,7 @@ async function testCredential(credentialTypeInput, credentialsData, options = {}
 	} catch (error) {
 		return { status: 'Error', message: String(error.message) };
 	}
+	if (testFunction) return await testFunction.call(new core.CredentialTestContext(baseAdditionalData), credentialsDecrypted);
 
 	// The tester turns the test request into the routing of a single throwaway parameter
 	// on a copy of the "No Operation" node, then lets the declarative RoutingNode send it.

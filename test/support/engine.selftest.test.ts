@@ -506,3 +506,53 @@ describe('testCredential', () => {
 		});
 	});
 });
+
+// --- a retry of a failed run ------------------------------------------------------
+
+/** Fails while its parameter says so; records the mode and what it was given each time it runs. */
+const retryRuns: Array<{ mode: string; label: unknown; items: number }> = [];
+class FlakyNode implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Flaky',
+		name: 'flaky',
+		group: ['transform'],
+		version: 1,
+		description: 'Fails while told to',
+		defaults: { name: 'Flaky' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [
+			{ displayName: 'Fail', name: 'fail', type: 'boolean', default: false },
+			{ displayName: 'Label', name: 'label', type: 'string', default: '' },
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		retryRuns.push({ mode: this.getMode(), label: this.getNodeParameter('label', 0), items: items.length });
+		if (this.getNodeParameter('fail', 0)) throw new Error('told to fail');
+		return [items];
+	}
+}
+
+describe('retryOf: a retry of a failed run, as n8n retries a failed execution', () => {
+	it('runs the failed node again in mode "retry" with the input items it had, as saved then or as given now', async () => {
+		retryRuns.length = 0;
+		const items = [{ n: 1 }, { n: 2 }, { n: 3 }];
+		const failed = await runWorkflow({ nodeType: FlakyNode, parameters: { fail: true, label: 'saved then' }, items });
+		expect(failed.error?.message).toBe('told to fail');
+
+		const original = await runWorkflow({ nodeType: FlakyNode, parameters: { fail: false, label: 'now' }, retryOf: { run: failed.run! } });
+		expect(original.error?.message).toBe('told to fail');
+		const current = await runWorkflow({ nodeType: FlakyNode, parameters: { fail: false, label: 'now' }, retryOf: { run: failed.run!, loadWorkflow: true } });
+		expect(current.error).toBeUndefined();
+		expect(current.items.map((item) => item.json)).toEqual(items);
+		expect(current.run?.mode).toBe('retry');
+
+		expect(retryRuns).toEqual([
+			{ mode: 'manual', label: 'saved then', items: 3 },
+			{ mode: 'retry', label: 'saved then', items: 3 },
+			{ mode: 'retry', label: 'now', items: 3 },
+		]);
+	});
+});

@@ -98,6 +98,7 @@ export async function runOnHost(
 	const host = {
 		getInputData: () => parametersPerItem.map(() => ({ json: {} })),
 		getNode: () => node,
+		getMode: () => 'manual',
 		continueOnFail: () => continueOnFail,
 		// Hints are n8n's to show; the engine tests check them.
 		addExecutionHints: () => {},

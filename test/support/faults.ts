@@ -53,6 +53,8 @@ export const FAULTS: MatrixFault[] = [
 	{ name: 'slow-body', options: () => ({ kind: 'slow-body' }), processed: true, expected: { code: 'ETIMEDOUT' }, timesOut: true },
 	{ name: 'endless', options: () => ({ kind: 'endless' }), processed: false, expected: {} },
 	{ name: 'html 502', options: () => ({ kind: 'html' }), processed: false, expected: { resCode: 502 } },
+	// A gateway or proxy that echoes the request (Basic header, body) in its error: nothing of it may be kept.
+	{ name: 'echo 500', options: () => ({ kind: 'echo' }), processed: false, expected: { resCode: 500 } },
 	{ name: 'envelope 503', options: () => ({ kind: 'failure-envelope' }), processed: false, expected: { resCode: 503 } },
 	{ name: 'truncated', options: () => ({ kind: 'truncated-json' }), processed: true, expected: {} },
 	{ name: 'empty', options: () => ({ kind: 'empty' }), processed: false, expected: {} },

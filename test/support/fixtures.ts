@@ -2,12 +2,13 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
+import { PaymentGatewayTrigger } from '../../nodes/PaymentGatewayTrigger/PaymentGatewayTrigger.node';
 import type { Sandbox, StatusRecord } from '../../sandbox/gateway';
 import { startSandbox } from '../../sandbox/gateway';
 import type { CountingProxy } from './counting-proxy';
 import { startCountingProxy } from './counting-proxy';
-import type { RunWorkflowOptions, RunWorkflowResult } from './engine';
-import { runWorkflow } from './engine';
+import type { CredentialTestResult, RunWorkflowOptions, RunWorkflowResult } from './engine';
+import { runWorkflow, testCredential } from './engine';
 
 export { startSandbox };
 export type { Sandbox, StatusRecord };
@@ -24,6 +25,11 @@ export function sandboxCredentials(
 		acceptLanguage: 'en-US',
 		...overrides,
 	});
+}
+
+/** The credential's Test as n8n runs it: the function that the package's nodes name with `testedBy`. */
+export async function testGatewayCredential(credentials: ICredentialDataDecryptedObject): Promise<CredentialTestResult> {
+	return await testCredential(PaymentGatewayApi, credentials, { nodeTypes: [PaymentGatewayTrigger, PaymentGateway] });
 }
 
 /**

@@ -199,15 +199,21 @@ export const OPERATIONS: OperationCase[] = [
 	),
 	{
 		name: 'trigger.recheck',
-		label: 'Status → Get by Order ID',
+		label: 'Status → Get by Payment ID',
 		kind: 'trigger',
 		async prepare(sandbox) {
 			const records = await statusRecords(sandbox);
 			return {
 				parameters: {},
 				items: records,
-				keys: records.map(({ orderId }) => `orderId=${orderId as string}`),
-				outputs: records.map((record) => ({ ...record, notifiedStatus: 'success', statusVerified: true })),
+				keys: records.map(({ paymentId }) => `/transaction/status/${paymentId as string}`),
+				outputs: records.map(({ orderId, paymentId }) => ({
+					orderId,
+					paymentId,
+					status: 'success',
+					notifiedStatus: 'success',
+					statusVerified: true,
+				})),
 			};
 		},
 	},

@@ -14,6 +14,24 @@ export const CVV = '9731';
 export const CARD = '4111111111111111';
 export const DECLINED_CARD = '4393570006367857';
 export const CHECK_STATUS = '/nac/api/v1/pg/orders/check-status';
+/** The trigger's re-check reads the payment by its id (status by payment id). */
+export const PAYMENT_STATUS = '/transaction/status/';
+
+/**
+ * A notification's values as the trigger's item keeps them beside the gateway's: its status, amount, currency and
+ * receiptId only under names that say they are claims.
+ */
+export function claimsAside(notification: IDataObject): IDataObject {
+	const { status, amount, currency, receiptId, ...rest } = notification;
+	const claims: IDataObject = {
+		notifiedStatus: status,
+		notifiedAmount: amount,
+		notifiedCurrency: currency,
+		notifiedReceiptId: receiptId,
+	};
+	for (const [name, value] of Object.entries(claims)) if (value === undefined) delete claims[name];
+	return { ...rest, ...claims };
+}
 
 export interface Answer {
 	status: number;
@@ -124,6 +142,11 @@ export function useTriggerBench() {
 
 		checkStatusRequests() {
 			return sandbox.requests.filter((request) => request.path.startsWith(CHECK_STATUS));
+		},
+
+		/** The re-checks the trigger sent: reads of one payment by its id. */
+		recheckRequests() {
+			return sandbox.requests.filter((request) => request.path.includes(PAYMENT_STATUS));
 		},
 
 		/** No client secret, Basic header value, encryption key, signing input or card data in anything collected. */

@@ -13,6 +13,8 @@ import type { CredentialTypeInput, NodeTypeInput, RecordedNodeError } from './en
 export interface FollowingNode {
 	nodeType: NodeTypeInput;
 	parameters?: INodeParameters;
+	/** Default: the node type's newest. */
+	typeVersion?: number;
 	/** Default: the node type's default name. */
 	name?: string;
 }
@@ -25,10 +27,19 @@ export interface WebhookServerOptions {
 	credentials?: IDataObject;
 	/** The trigger's parameters. */
 	parameters?: INodeParameters;
+	/** The trigger's typeVersion; default its newest. */
+	typeVersion?: number;
 	/** Nodes run after the trigger, chained in this order. */
 	then?: FollowingNode[];
 	packageName?: string;
 	workflowSettings?: IWorkflowSettings;
+	/** The workflow's saved static data; servers given the same object share it, as webhook processes share a database. */
+	store?: StaticDataStore;
+}
+
+/** The workflow's static data as the database holds it between calls. */
+export interface StaticDataStore {
+	staticData: IDataObject;
 }
 
 /** One workflow run started by a webhook call, as WorkflowExecute finished it. */
@@ -66,6 +77,7 @@ export interface WebhookCall {
 export interface WebhookServer {
 	/** http://127.0.0.1:<port> */
 	origin: string;
+	store: StaticDataStore;
 	/** Production URL of the trigger's (first) webhook: `<origin>/webhook/<webhookId>/<path>`. */
 	url: string;
 	urls: string[];

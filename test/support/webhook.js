@@ -80,17 +80,17 @@ function descriptionValue(workflow, node, description, key, fallback) {
 }
 
 /** The trigger and the nodes that follow it, chained in order, all with the run's credential. */
-function workflowNodes(nodeTypes, nodeCredentials, { nodeType, parameters = {}, then = [], packageName }) {
+function workflowNodes(nodeTypes, nodeCredentials, { nodeType, parameters = {}, typeVersion, then = [], packageName }) {
 	const withCredentials = (node) =>
 		Object.keys(nodeCredentials).length > 0 ? { ...node, credentials: nodeCredentials } : node;
-	const specs = [{ nodeType, parameters }, ...then];
+	const specs = [{ nodeType, parameters, typeVersion }, ...then];
 	const nodes = specs.map((spec, index) => {
 		const registered = registerNodeType(nodeTypes, spec.nodeType, packageName);
 		return withCredentials({
 			id: `node-${index}`,
 			name: spec.name ?? registered.nodeType.description.defaults.name,
 			type: registered.fullTypeName,
-			typeVersion: latestVersion(registered.nodeType),
+			typeVersion: spec.typeVersion ?? latestVersion(registered.nodeType),
 			position: [250 * index, 0],
 			parameters: clone(spec.parameters ?? {}),
 			...(index === 0 ? { webhookId: randomUUID() } : {}),
@@ -179,9 +179,12 @@ async function startWebhookServer(options) {
 		options,
 	);
 	const settings = { executionOrder: 'v1', ...options.workflowSettings };
-	const staticData = {};
+	// The workflow's static data as n8n's database holds it: read whole as each call starts, saved whole after the
+	// node's webhook() returned when the node changed it, with no lock (the last save wins). Servers given the same
+	// `store` share it, as webhook processes share one database.
+	const store = options.store ?? { staticData: {} };
 	// n8n builds the workflow anew for every webhook call and again for the run it starts.
-	const newWorkflow = () =>
+	const newWorkflow = (staticData = clone(store.staticData)) =>
 		new Workflow({
 			id: WORKFLOW_ID,
 			name: 'Harness webhook workflow',
@@ -274,6 +277,7 @@ async function startWebhookServer(options) {
 		let result;
 		try {
 			result = await trigger.webhook.call(context);
+			if (workflow.staticData.__dataChanged === true) store.staticData = clone(workflow.staticData);
 		} catch (error) {
 			call.webhookError = error;
 			if (!res.headersSent) {
@@ -311,6 +315,7 @@ async function startWebhookServer(options) {
 
 	return {
 		origin,
+		store,
 		url: urls[0],
 		urls,
 		executions,

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
+import { baseAddresses, InvalidCredential } from '../../nodes/PaymentGateway/validation/credential';
 
 const credentials = {
 	baseUrl: 'https://gateway.example.com/nac/api/v1/merchant-host',
@@ -89,5 +90,49 @@ describe('PaymentGatewayApi.authenticate', () => {
 		expect(headers['Accept-Language']).toBeUndefined();
 		expect(headers['X-MERCHANT-USER-AGENT']).toBe('Item UA');
 		expect(headers['X-MERCHANT-IP']).toBe('203.0.113.1');
+	});
+});
+
+describe('the Base URLs requests are sent to', () => {
+	const fields = (baseUrl: string, checkoutBaseUrl = '') => ({ ...credentials, baseUrl, checkoutBaseUrl });
+
+	it.each([
+		'https://gateway.example.com/nac/api/v1/merchant-host',
+		'HTTPS://gateway.example.com',
+		'http://localhost:8080/merchant-host',
+		'http://127.0.0.1:3000',
+		'http://127.200.3.4',
+		'http://[::1]:3000/merchant-host',
+	])('%s is accepted', (url) => {
+		expect(() => baseAddresses(fields(url))).not.toThrow();
+		expect(() => baseAddresses(fields('https://gateway.example.com', url))).not.toThrow();
+	});
+
+	it.each([
+		['http://gateway.example.com', 'https'],
+		['http://0.0.0.0:3000', 'https'],
+		['http://10.0.0.5', 'https'],
+		['http://localhost.example.com', 'https'],
+		['http://127.0.0.1.example.com', 'https'],
+		['http://[::2]', 'https'],
+		['https://user:pass-91e3@gateway.example.com', 'user name or password'],
+		['https://user@gateway.example.com', 'user name or password'],
+		['http://user:pass-91e3@127.0.0.1:3000', 'user name or password'],
+	])('%s is refused, naming the field, the value not repeated', (url, problem) => {
+		for (const [credential, field] of [
+			[fields(url), 'Base URL'],
+			[fields('https://gateway.example.com', url), 'Checkout Base URL'],
+		] as const) {
+			let error: unknown;
+			try {
+				baseAddresses(credential);
+			} catch (thrown) {
+				error = thrown;
+			}
+			expect(error).toBeInstanceOf(InvalidCredential);
+			expect((error as InvalidCredential).field).toBe(field);
+			expect((error as InvalidCredential).problem).toContain(problem);
+			expect((error as InvalidCredential).message).not.toContain(url.replace(/^https?:\/\//, ''));
+		}
 	});
 });

@@ -1,4 +1,4 @@
-import { outcomeOf, readNotification } from '../../nodes/PaymentGatewayTrigger/notification';
+import { claimedOutcome, confirmedOutcome, readNotification } from '../../nodes/PaymentGatewayTrigger/notification';
 
 // The trigger's pure helpers: reading a notification out of a request body (flat or wrapped, trimmed, bounded
 // in depth) and telling what it reports. Shapes and values are those of gateway-notes.md ("Callbacks",
@@ -122,7 +122,7 @@ describe('readNotification', () => {
 	});
 });
 
-describe('outcomeOf', () => {
+describe('claimedOutcome: what a notification claims (the re-check turned off)', () => {
 	// Status values of gateway-notes.md: success, failure, pending (several sources); failed, cancelled,
 	// processing (one source each).
 	it.each([
@@ -137,18 +137,17 @@ describe('outcomeOf', () => {
 		['created', 'other'],
 		['', 'other'],
 	])('status %p is %p', (status, outcome) => {
-		expect(outcomeOf({ ...flat, status })).toBe(outcome);
-		expect(outcomeOf({ eventType: null, ...flat, status })).toBe(outcome);
+		expect(claimedOutcome({ ...flat, status })).toBe(outcome);
+		expect(claimedOutcome({ eventType: null, ...flat, status })).toBe(outcome);
 	});
 
 	it('a notification without a status is other', () => {
-		expect(outcomeOf({ orderId: 'o', paymentId: 'p' })).toBe('other');
-		expect(outcomeOf({ orderId: 'o', paymentId: 'p', status: 1 })).toBe('other');
+		expect(claimedOutcome({ orderId: 'o', paymentId: 'p' })).toBe('other');
+		expect(claimedOutcome({ orderId: 'o', paymentId: 'p', status: 1 })).toBe('other');
 	});
 
 	// Event types of gateway-notes.md (one source): TRANSACTION_COMPLETED, TRANSACTION_FAILED, REFUND_SUCCESS,
-	// REFUND_FAILED, with refundId on refunds. Transaction events go by the status (the re-checked one, when the
-	// trigger re-checks); refund events by the event type.
+	// REFUND_FAILED, with refundId on refunds. Transaction events go by the status; refund events by the event type.
 	it.each([
 		['TRANSACTION_COMPLETED', 'success', 'succeeded'],
 		['TRANSACTION_COMPLETED', 'failure', 'failed'],
@@ -161,28 +160,30 @@ describe('outcomeOf', () => {
 		['REFUND_FAILED', 'failure', 'other'],
 		['REFUND_FAILED', 'success', 'other'],
 	])('eventType %p with status %p is %p', (eventType, status, outcome) => {
-		expect(outcomeOf({ eventType, orderId: 'o', paymentId: 'p', status })).toBe(outcome);
+		expect(claimedOutcome({ eventType, orderId: 'o', paymentId: 'p', status })).toBe(outcome);
 	});
 
 	it('a refundId or a refund status makes it a refund', () => {
-		expect(outcomeOf({ eventType: null, orderId: 'o', paymentId: 'p', refundId: 'RF1', status: 'success' })).toBe(
+		expect(claimedOutcome({ eventType: null, orderId: 'o', paymentId: 'p', refundId: 'RF1', status: 'success' })).toBe(
 			'refunded',
 		);
-		expect(outcomeOf({ orderId: 'o', paymentId: 'p', status: 'refunded' })).toBe('refunded');
-		expect(outcomeOf({ orderId: 'o', paymentId: 'p', refundId: '', status: 'success' })).toBe('succeeded');
+		expect(claimedOutcome({ orderId: 'o', paymentId: 'p', status: 'refunded' })).toBe('refunded');
+		expect(claimedOutcome({ orderId: 'o', paymentId: 'p', refundId: '', status: 'success' })).toBe('succeeded');
 	});
 });
 
-describe('outcomeOf after a re-check', () => {
-	it('a payment notification is judged by the confirmed status; a refund by its own claim', () => {
-		const base = { orderId: 'o', paymentId: 'p' };
-		// A late notification of a payment refunded since: neither a success nor a refund.
-		expect(outcomeOf({ ...base, eventType: 'TRANSACTION_COMPLETED', notifiedStatus: 'success', status: 'refunded' })).toBe('other');
-		expect(outcomeOf({ ...base, notifiedStatus: 'success', status: 'partially_refunded' })).toBe('other');
-		// The gateway says the claimed success failed.
-		expect(outcomeOf({ ...base, notifiedStatus: 'success', status: 'failure' })).toBe('failed');
-		// A refund notification stays a refund whatever the order's status reads now.
-		expect(outcomeOf({ ...base, notifiedStatus: 'refunded', status: 'refunded' })).toBe('refunded');
-		expect(outcomeOf({ ...base, refundId: 'RFD1', notifiedStatus: 'partially_refunded', status: 'refunded' })).toBe('refunded');
+describe('confirmedOutcome: what the gateway’s confirmed status reports', () => {
+	it.each([
+		['success', 'succeeded'],
+		['failure', 'failed'],
+		['pending', 'other'],
+		['refunded', 'refunded'],
+		['partially_refunded', 'refunded'],
+		[' PARTIALLY_REFUNDED ', 'refunded'],
+		['refund_pending', 'other'],
+		['not refunded', 'other'],
+		[undefined, 'other'],
+	])('status %p is %p', (status, outcome) => {
+		expect(confirmedOutcome(status)).toBe(outcome);
 	});
 });

@@ -6,7 +6,7 @@ import type { CallSettings, Gateway } from '../transport/request';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation/input';
 import type { OperationOption, PaymentGatewayMap, Resource } from './node.type';
-import { NEWEST_VERSION, repeatableDefaults, versioned } from './versions';
+import { repeatableDefaults, versionedFrom } from './versions';
 
 /** What every operation module exports; the router runs `execute` once per input item. */
 export interface OperationModule {
@@ -14,8 +14,11 @@ export interface OperationModule {
 	/** Orders, payments and refunds: sent at most once, so never run again by n8n's Retry On Fail. */
 	sendsOnce?: boolean;
 	execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject | IDataObject[]>;
-	/** What a person reading the run should notice, from each item's outputs (undefined where the item failed). */
-	hints?(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>): NodeExecutionHint[];
+	/**
+	 * What a person reading the run should notice, from each item's outputs (undefined where the item failed) and the
+	 * gateway as the run opened it (undefined when it could not be).
+	 */
+	hints?(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>, gateway?: Gateway): NodeExecutionHint[];
 }
 
 /** The Operation list of one resource. */
@@ -86,13 +89,19 @@ const headerOptions: INodeProperties[] = [
 
 /**
  * Past 100 requests in flight the gateway's rate limits (undocumented) are the likelier bound than the waiting:
- * 1,000 status reads at 40 s each take 13 minutes at 50 and 7 at 100. A 429 is retried with Max Retries.
+ * 1,000 status reads at 40 s each take 13 minutes at 50 and 7 at 100. A 429 is retried with Max Retries. It is also
+ * the most the adaptive limit (typeVersion 1.2, Concurrency not set) ever reaches.
  */
 export const MAX_CONCURRENCY = 100;
 
+const FIXED_CONCURRENCY =
+	'How many requests may be in flight at once when many items come in, up to 100. The gateway can take 30-40 s per answer: 1,000 orders then take about 7 minutes at 100.';
+const ADAPTIVE_CONCURRENCY =
+	"Leave this option out and the node finds the gateway's pace itself: it starts at 20 requests in flight, adds more while answers come back without a rate limit and as fast as before, and backs off at once on a 429, a 503 or slower answers, never above 100. Set, exactly this many go at once (up to 100) and the node does not adapt. A Retry-After from the gateway pauses every request of the run either way.";
+
 /**
- * Offered where a call may be sent again: the reads, and deleting a stored card, whose second attempt after an
- * unanswered first one finds the card gone and counts that as deleted. Their defaults depend on the typeVersion.
+ * Offered where a call may be sent again: the reads, and deleting a stored card (a second attempt that finds the card
+ * gone after a lost answer is reported as such, not as a deletion). Their defaults depend on the typeVersion.
  */
 const repeatableOptions: INodeProperties[] = [
 	{
@@ -101,8 +110,7 @@ const repeatableOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 		default: 1,
-		description:
-			'How many requests may be in flight at once when many items come in, up to 100. The gateway can take 30-40 s per answer: 1,000 orders then take about 7 minutes at 100.',
+		description: FIXED_CONCURRENCY,
 	},
 	{
 		displayName: 'Max Retries',
@@ -116,9 +124,16 @@ const repeatableOptions: INodeProperties[] = [
 ];
 
 function repeatableOptionsOf(version: number): INodeProperties[] {
-	const defaults: Record<string, number> = repeatableDefaults(version);
-	return repeatableOptions.map((option) => ({ ...option, default: defaults[option.name] }));
+	const defaults = repeatableDefaults(version);
+	const byVersion: Record<string, Partial<INodeProperties>> = {
+		concurrency: { default: defaults.concurrency, ...(defaults.adaptive ? { description: ADAPTIVE_CONCURRENCY } : {}) },
+		maxRetries: { default: defaults.maxRetries },
+	};
+	return repeatableOptions.map((option) => ({ ...option, ...byVersion[option.name] }));
 }
+
+/** The typeVersions from which the repeatable options change their defaults. */
+const REPEATABLE_FORMS = [1, 1.1, 1.2];
 
 /**
  * The `options` collection: header overrides and timeout everywhere; concurrency and retries only for calls that are
@@ -131,7 +146,7 @@ export function optionsCollection(kind: 'sentOnce' | 'repeatable', extra: INodeP
 		return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 	};
 	if (kind === 'sentOnce') return [collection([])];
-	return versioned(collection(repeatableOptionsOf(1)), collection(repeatableOptionsOf(NEWEST_VERSION)));
+	return versionedFrom(REPEATABLE_FORMS.map((version) => [version, collection(repeatableOptionsOf(version))]));
 }
 
 const HEADER_LABELS: Record<string, string> = {

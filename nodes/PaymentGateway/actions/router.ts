@@ -1,8 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	IWorkflowExecuteAdditionalData,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Gateway } from '../transport/request';
 import { openGateway } from '../transport/request';
+import { AdaptiveLimit, Pace } from '../transport/adaptiveLimit';
 import { InvalidCredential } from '../validation/credential';
 import { InvalidInput } from '../validation/input';
 import type { OperationModule } from './common';
@@ -105,6 +113,63 @@ function retryOnFailRefusal(node: INode, itemIndex: number): NodeOperationError 
 	);
 }
 
+/**
+ * n8n's Retry of a failed execution runs the failed node again with all its input items, those that went through
+ * before the failure included, and the node cannot tell which those were: an order, payment or refund would be made
+ * twice. Checked when running, so saved workflows and every typeVersion are covered.
+ */
+function executionRetryRefusal(node: INode, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		`This node does not send orders, payments or refunds again in a retry of a failed execution: n8n would send every input item again, also those that went through before the failure. Nothing was sent. [item ${itemIndex}]`,
+		{
+			itemIndex,
+			description:
+				'The failed execution’s error names the items it sent and their ids. Check the others with Status → Get by Order ID or Get by Payment ID (a refund shows in its payment’s status), then run only the items still to send in a new execution, e.g. by running the workflow again with just those.',
+		},
+	);
+}
+
+/**
+ * Whether this run is n8n's Retry of a failed execution, also one level down: a sub-workflow that Execute Workflow
+ * runs again in a retried execution runs in mode "integrated", and only its root execution's mode tells the retry.
+ */
+function inRetriedExecution(ctx: IExecuteFunctions): boolean {
+	const { additionalData } = ctx as IExecuteFunctions & { additionalData?: Partial<IWorkflowExecuteAdditionalData> };
+	return ctx.getMode() === 'retry' || additionalData?.rootExecutionMode === 'retry';
+}
+
+/** The gateway's id of what an item made, most specific first: a refund names its payment and order too. */
+function sentIdOf(outputs: IDataObject[] | undefined): { key: string; id: string } | undefined {
+	const output = outputs?.[0] ?? {};
+	for (const key of ['refundId', 'paymentId', 'orderId']) {
+		if (typeof output[key] === 'string' && output[key]) return { key, id: output[key] };
+	}
+	return undefined;
+}
+
+/** `0`, `0-3` or `5`: consecutive item indexes as a person reads them. */
+const itemRange = (first: number, last: number) => (first === last ? `item ${first}` : `items ${first}-${last}`);
+
+/**
+ * A write that stops the workflow leaves no output: without this, the items sent before it (the gateway has made
+ * them) would be named nowhere, and running the node again would send them twice. Writes go one at a time, in order,
+ * so every item before the failed one was sent and none after it.
+ */
+function withSentItems(error: ItemError, failedIndex: number, outputs: Array<IDataObject[] | undefined>, total: number): ItemError {
+	const sent = outputs.slice(0, failedIndex).map((output, item) => ({ item, ...sentIdOf(output) }));
+	const said = [];
+	if (sent.length) {
+		const named = sent.map(({ item, key, id }) => (key ? `item ${item} (${key} ${id})` : `item ${item}`));
+		said.push(`Sent before this failure: ${named.join(', ')}.`);
+	}
+	if (failedIndex + 1 < total) said.push(`Not sent: ${itemRange(failedIndex + 1, total - 1)}.`);
+	if (sent.length) said.push('Do not run this node again with the same items: send only those not sent, in a new execution.');
+	if (said.length) error.description = [error.description, ...said].filter((part) => part).join(' ');
+	error.context.sentItems = sent.map(({ item, key, id }) => (key ? { item, [key]: id } : { item }));
+	return error;
+}
+
 /** Failed items are easy to miss in a long output when the run itself succeeds. */
 function failuresHint(ctx: IExecuteFunctions, failures: number, total: number): NodeExecutionHint {
 	const where = ctx.getNode().onError === 'continueErrorOutput' ? 'the error output' : 'the output, with an "error" field';
@@ -115,11 +180,22 @@ function failuresHint(ctx: IExecuteFunctions, failures: number, total: number): 
 	};
 }
 
-/** Only repeatable operations offer the option; orders, payments and refunds always go one item at a time. */
-function concurrencyOf(ctx: IExecuteFunctions, sendsOnce: boolean): number {
-	if (sendsOnce) return 1;
-	const value = ctx.getNodeParameter('options.concurrency', 0, repeatableDefaults(ctx.getNode().typeVersion).concurrency);
-	return typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), MAX_CONCURRENCY) : 1;
+/**
+ * How many items run at once, and the pace their requests keep. Only repeatable operations offer Concurrency; orders,
+ * payments and refunds always go one item at a time, unpaced. Since typeVersion 1.2 a run without Concurrency finds
+ * the gateway's pace (up to MAX_CONCURRENCY), and one with it keeps exactly that many; both pause on a Retry-After.
+ */
+function concurrencyOf(ctx: IExecuteFunctions, sendsOnce: boolean): { workers: number; pace?: Pace } {
+	if (sendsOnce) return { workers: 1 };
+	const defaults = repeatableDefaults(ctx.getNode().typeVersion);
+	// null when the workflow does not set it (n8n refuses undefined as a fallback).
+	const set = ctx.getNodeParameter('options.concurrency', 0, null) as unknown;
+	if (set === null && defaults.adaptive) {
+		return { workers: MAX_CONCURRENCY, pace: new Pace(new AdaptiveLimit(MAX_CONCURRENCY)) };
+	}
+	const value = set ?? defaults.concurrency;
+	const workers = typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), MAX_CONCURRENCY) : 1;
+	return { workers, pace: defaults.pacedRun ? new Pace(new AdaptiveLimit(MAX_CONCURRENCY, undefined, workers)) : undefined };
 }
 
 /**
@@ -138,21 +214,26 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	// One read of the credential for the whole execution, shared by every item and worker.
-	let gateway: Promise<Gateway> | undefined;
-	const gatewayOnce = async () => await (gateway ??= openGateway(this));
-
 	const node = this.getNode();
-	const refuseRetries = operationModule.sendsOnce === true && node.retryOnFail === true;
+	const sendsOnce = operationModule.sendsOnce === true;
+	const { workers, pace } = concurrencyOf(this, sendsOnce);
+	let gateway: Promise<Gateway> | undefined;
+	const gatewayOnce = async () => await (gateway ??= openGateway(this, pace));
+
+	const refuseRetries = sendsOnce && node.retryOnFail === true;
+	const refuseExecutionRetry = sendsOnce && inRetriedExecution(this);
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const outputs: Array<IDataObject[] | undefined> = new Array(items.length);
 	let failures = 0;
 	let nextIndex = 0;
 	let stopError: ItemError | undefined;
+	let stopIndex = 0;
 	const worker = async () => {
 		while (stopError === undefined && nextIndex < items.length) {
 			const itemIndex = nextIndex++;
 			try {
 				if (refuseRetries) throw retryOnFailRefusal(node, itemIndex);
+				if (refuseExecutionRetry) throw executionRetryRefusal(node, itemIndex);
 				const output = await operationModule.execute.call(this, itemIndex, await gatewayOnce());
 				outputs[itemIndex] = Array.isArray(output) ? output : [output];
 				results[itemIndex] = outputs[itemIndex].map((json) => ({ json, pairedItem: { item: itemIndex } }));
@@ -161,15 +242,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				if (this.continueOnFail()) {
 					failures++;
 					results[itemIndex] = [errorItem(this, nodeError, itemIndex)];
-				} else stopError ??= nodeError;
+				} else if (stopError === undefined) {
+					stopError = nodeError;
+					stopIndex = itemIndex;
+				}
 			}
 		}
 	};
-	const workers = Math.min(concurrencyOf(this, operationModule.sendsOnce === true), Math.max(items.length, 1));
-	await Promise.all(Array.from({ length: workers }, worker));
-	if (stopError) throw stopError;
+	await Promise.all(Array.from({ length: Math.min(workers, Math.max(items.length, 1)) }, worker));
+	if (stopError) throw sendsOnce ? withSentItems(stopError, stopIndex, outputs, items.length) : stopError;
 
-	const hints = operationModule.hints?.call(this, outputs) ?? [];
+	const opened = await gateway?.catch(() => undefined);
+	const hints = operationModule.hints?.call(this, outputs, opened) ?? [];
 	if (failures > 0) hints.push(failuresHint(this, failures, items.length));
 	if (hints.length > 0) this.addExecutionHints(...hints);
 	return [results.flat()];

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { validateAmount } from '../validation/input';
 
@@ -28,10 +28,12 @@ export class ToolRefusal extends Error {
 	}
 }
 
-const NOTHING_SENT = 'Nothing was sent to the payment gateway.';
+export const NOTHING_SENT = 'Nothing was sent to the payment gateway.';
 const LIMIT = 'Maximum Amount per Call';
+const CURRENCY = 'Limit Currency';
+export const TOTAL = 'Maximum Total per Execution';
 
-const inToolMode = { show: { '@tool': [true] } };
+export const inToolMode = { show: { '@tool': [true] } };
 export const outsideToolMode = { hide: { '@tool': [true] } };
 
 /** What the agent reads about an operation: n8n uses a node's own `toolDescription` instead of adding its own. */
@@ -49,11 +51,11 @@ export function toolDescriptionField(text: string): INodeProperties {
 	};
 }
 
-/** The author's limit on the money one call of a tool may move; 0, the default, refuses every call. */
+/** The author's limits on the money a tool may move: per call, in one currency, and per execution. */
 export function toolLimitFields(what: string): INodeProperties[] {
 	return [
 		{
-			displayName: `This tool moves money when an AI agent calls it. Put it behind a human review step, and set ${LIMIT}: a call above it is refused before anything is sent, and 0 refuses every ${what}.`,
+			displayName: `This tool moves money when an AI agent calls it. Put it behind a human review step, and set ${LIMIT} with its ${CURRENCY}: a call above it, or in another currency, is refused before anything is sent, and 0 refuses every ${what}.`,
 			name: 'toolMoneyNotice',
 			type: 'notice',
 			default: '',
@@ -66,68 +68,151 @@ export function toolLimitFields(what: string): INodeProperties[] {
 			typeOptions: { minValue: 0, numberPrecision: 3 },
 			default: 0,
 			noDataExpression: true,
-			description: `The largest ${what} one call of this tool may make, in the payment's currency. Set by you, never by the agent; 0 refuses every call.`,
+			description: `The largest ${what} one call of this tool may make, in the ${CURRENCY}. Set by you, never by the agent; 0 refuses every call.`,
+			displayOptions: inToolMode,
+		},
+		{
+			displayName: CURRENCY,
+			name: 'toolLimitCurrency',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. USD',
+			noDataExpression: true,
+			description: `The currency of ${LIMIT} and ${TOTAL} (three-letter ISO code): a ${what} in another currency is refused. Required once ${LIMIT} is above 0.`,
+			displayOptions: inToolMode,
+		},
+		{
+			displayName: TOTAL,
+			name: 'toolMaxTotal',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 3 },
+			default: 0,
+			noDataExpression: true,
+			description: `The most this tool may move in one execution, all calls together, also when the agent makes several at once; 0 means the same as ${LIMIT}`,
 			displayOptions: inToolMode,
 		},
 	];
 }
 
-/** The limit as the author set it: one the model could fill in through $fromAI() would be no limit at all. */
-function authorsLimit(ctx: IExecuteFunctions, itemIndex: number, what: string): number {
-	const refusedLimit = (problem: string) =>
+/** The limits a tool call is held to; set by the workflow's author only. */
+export interface ToolLimits {
+	/** The largest amount one call may move. */
+	perCall: number;
+	/** ISO code, upper case: the currency of both amounts. */
+	currency: string;
+	/** The most all calls of one execution may move together. */
+	total: number;
+	/** "payment" or "refund", for the words of a refusal. */
+	what: string;
+}
+
+/** A number the author set: one the model could fill in through $fromAI() would be no limit at all. */
+function authorsNumber(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string, what: string): number {
+	const refused = (problem: string) =>
 		new ToolRefusal(
-			`Refused: this tool's ${LIMIT} ${problem}, so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
-			`Set ${LIMIT} on this tool to a fixed number.`,
+			`Refused: this tool's ${label} ${problem}, so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
+			`Set ${label} on this tool to a fixed number.`,
 		);
-	const raw = ctx.getNode().parameters.toolMaxAmount;
-	if (typeof raw === 'string' && /\$fromai/i.test(raw)) throw refusedLimit('is left to the AI agent ($fromAI)');
-	const limit = ctx.getNodeParameter('toolMaxAmount', itemIndex, 0);
-	if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0) throw refusedLimit('is not a number of 0 or more');
-	return limit;
+	const raw = ctx.getNode().parameters[name];
+	if (typeof raw === 'string' && /\$fromai/i.test(raw)) throw refused('is left to the AI agent ($fromAI)');
+	const value = ctx.getNodeParameter(name, itemIndex, 0);
+	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw refused('is not a number of 0 or more');
+	return value;
+}
+
+function authorsCurrency(ctx: IExecuteFunctions, itemIndex: number, what: string): string {
+	const refused = (problem: string) =>
+		new ToolRefusal(
+			`Refused: this tool's ${CURRENCY} ${problem}, so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
+			`Set ${CURRENCY} on this tool to the three-letter code of the currency its limits are in, e.g. USD.`,
+		);
+	const raw = ctx.getNode().parameters.toolLimitCurrency;
+	if (typeof raw === 'string' && /\$fromai/i.test(raw)) throw refused('is left to the AI agent ($fromAI)');
+	const value = ctx.getNodeParameter('toolLimitCurrency', itemIndex, '');
+	const code = typeof value === 'string' ? value.trim() : '';
+	if (code === '') throw refused('is not set');
+	if (!/^[A-Za-z]{3}$/.test(code)) throw refused('is not a three-letter currency code');
+	return code.toUpperCase();
 }
 
 /**
- * In tool mode, the author's limit for one call; 0 refuses the call at once, before an amount is even looked for.
- * Outside tool mode there is none (undefined).
+ * In tool mode, the author's limits; a Maximum Amount per Call of 0 refuses the call at once, before an amount is even
+ * looked for. Outside tool mode there are none (undefined).
  */
-export function toolLimit(ctx: IExecuteFunctions, itemIndex: number, what: string): number | undefined {
+export function toolLimits(ctx: IExecuteFunctions, itemIndex: number, what: string): ToolLimits | undefined {
 	if (!isToolMode(ctx)) return undefined;
-	const limit = authorsLimit(ctx, itemIndex, what);
-	if (limit === 0) {
+	const perCall = authorsNumber(ctx, itemIndex, 'toolMaxAmount', LIMIT, what);
+	if (perCall === 0) {
 		throw new ToolRefusal(
 			`Refused: this tool's ${LIMIT} is 0 (not set), so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
-			`The workflow's author allows ${what}s through this tool by setting ${LIMIT}; keep the tool behind a human review step.`,
+			`The workflow's author allows ${what}s through this tool by setting ${LIMIT} and ${CURRENCY}; keep the tool behind a human review step.`,
 		);
 	}
-	return limit;
+	const currency = authorsCurrency(ctx, itemIndex, what);
+	const total = authorsNumber(ctx, itemIndex, 'toolMaxTotal', TOTAL, what);
+	return { perCall, currency, total: total === 0 ? perCall : total, what };
+}
+
+/** What went out before a refusal: nothing, or only the read of the payment. */
+const sentBefore = (what: string, afterReading: boolean) =>
+	afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT;
+
+/**
+ * The amount that would be sent, refused when above the limit; without limits (not a tool) nothing changes.
+ * `afterReading`: the amount was read from the gateway first, so a read went out, but no money moved.
+ */
+export function assertWithinLimit(limits: ToolLimits | undefined, amount: number, afterReading = false): void {
+	if (limits !== undefined && amount > limits.perCall) {
+		const { what, perCall, currency } = limits;
+		throw new ToolRefusal(
+			`Refused: a ${what} of ${amount} ${currency} is above this tool's ${LIMIT} of ${perCall} ${currency}. ${sentBefore(what, afterReading)} Ask a person to make this ${what}.`,
+			`Only ${what}s of at most ${perCall} ${currency} may be made through this tool; a person makes larger ones.`,
+		);
+	}
 }
 
 /**
- * The amount that would be sent, refused when above the limit; without a limit (not a tool) nothing changes.
- * `afterReading`: the amount was read from the gateway first, so a read went out, but no money moved.
+ * The currency of the payment or order must be the limits' one: 25 of a limit in USD are not 25 KWD. `whose` says
+ * where the currency came from ("the payment", as the gateway gave it, or "the order", as the call states it).
  */
-export function assertWithinLimit(limit: number | undefined, amount: number, what: string, afterReading = false): void {
-	if (limit !== undefined && amount > limit) {
-		const sent = afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT;
-		throw new ToolRefusal(
-			`Refused: a ${what} of ${amount} is above this tool's ${LIMIT} of ${limit}. ${sent} Ask a person to make this ${what}.`,
-			`Only ${what}s of at most ${limit} may be made through this tool; a person makes larger ones.`,
-		);
-	}
+export function assertLimitCurrency(limits: ToolLimits | undefined, currency: unknown, whose: string, afterReading = false): void {
+	if (limits === undefined) return;
+	const { what } = limits;
+	const code = typeof currency === 'string' ? currency.trim().toUpperCase() : '';
+	if (code === limits.currency) return;
+	const problem = code === '' ? `the currency of ${whose} is not known` : `${whose} is in ${code.slice(0, 3)}`;
+	throw new ToolRefusal(
+		`Refused: ${problem}, and this tool's limits are in ${limits.currency} (${CURRENCY}). ${sentBefore(what, afterReading)} Ask a person to make this ${what}.`,
+		`Only ${what}s in ${limits.currency} may be made through this tool; a person makes those in other currencies.`,
+	);
 }
 
 /**
  * The amount a call states for what it pays, which the limit is checked against; a call that states none is refused as
  * one the limit cannot be checked for, since the gateway tells no order's amount before it is paid.
  */
-export function statedAmount(value: unknown, digits: number, limit: number | undefined, what: string): number {
-	if (limit !== undefined && (value === undefined || value === null || value === '' || value === 0)) {
+export function statedAmount(value: unknown, digits: number, limits: ToolLimits | undefined): number {
+	if (limits !== undefined && (value === undefined || value === null || value === '' || value === 0)) {
+		const { what, perCall, currency } = limits;
 		throw new ToolRefusal(
-			`Refused: this tool checks every ${what} against its ${LIMIT} of ${limit}, and this call states no amount. ${NOTHING_SENT} Give the amount of the order, or ask a person to make this ${what}.`,
+			`Refused: this tool checks every ${what} against its ${LIMIT} of ${perCall} ${currency}, and this call states no amount. ${NOTHING_SENT} Give the amount of the order, or ask a person to make this ${what}.`,
 			"Give the tool the order's amount in Amount (e.g. through $fromAI()), so that the limit can be checked.",
 		);
 	}
 	return validateAmount('Amount (amount)', value, digits);
+}
+
+/** The currency a call states for the order it pays; none stated cannot be checked against the Limit Currency. */
+export function statedCurrency(value: unknown, limits: ToolLimits): string {
+	const code = typeof value === 'string' ? value.trim() : '';
+	if (code === '') {
+		const { what, currency } = limits;
+		throw new ToolRefusal(
+			`Refused: this tool's limits are in ${currency}, and this call states no currency for the order. ${NOTHING_SENT} Give the order's currency, or ask a person to make this ${what}.`,
+			"Give the tool the order's currency in Currency (e.g. through $fromAI()), so that it can be checked against Limit Currency.",
+		);
+	}
+	return code;
 }
 
 /** Card numbers must never pass through a language model (PCI DSS): an agent pays with stored cards only. */
@@ -135,5 +220,47 @@ export function refuseCardDetails(): never {
 	throw new ToolRefusal(
 		`Refused: an AI agent's tool may not pay with card details (Payment Mode "New Card"), because card numbers must never pass through a language model. ${NOTHING_SENT} Ask a person to take this payment, or pay with a stored card (Payment Mode "Stored Card").`,
 		'Set Payment Mode to Stored Card, or take card payments outside the agent (e.g. on the hosted checkout page).',
+	);
+}
+
+/**
+ * A stored card is charged the order's own amount, which the limit never sees: only the customer, confirming the real
+ * amount with the bank by a one-time password, can stand behind it. Without a confirmation (`none`) the agent could
+ * pay any order; with CVV (`cvvAndOtp`) the agent would have to hold the card's security code.
+ */
+export function requireCustomerConfirmation(authentication: unknown): void {
+	if (authentication === 'otpOnly') return;
+	const why =
+		authentication === 'cvvAndOtp'
+			? 'CVV and OTP needs the card\'s security code, which an AI agent\'s tool never takes'
+			: 'without it the customer does not confirm the amount the gateway charges, which this tool cannot see';
+	throw new ToolRefusal(
+		`Refused: an AI agent's tool pays with a stored card only when the customer confirms the payment with a one-time password (Customer Authentication "OTP Only"), and ${why}. ${NOTHING_SENT} Ask a person to take this payment.`,
+		'Set Customer Authentication to OTP Only on this tool, and send the customer the confirmation page (redirectionData) from its answer.',
+	);
+}
+
+/** A CVV is card data: a tool never takes one, whether the model gave it or the workflow file carries it. */
+export function refuseCvv(): never {
+	throw new ToolRefusal(
+		`Refused: an AI agent's tool takes no CVV, because card data must never pass through a language model. ${NOTHING_SENT} Call again without a CVV (the customer confirms with a one-time password), or ask a person to take this payment.`,
+		'Leave CVV empty on this tool: it is hidden in tool mode, and a value that arrives anyway is refused.',
+	);
+}
+
+/**
+ * The gateway charges the order's own amount, which it tells only in its answer. Unless that shows the Limit Currency
+ * and an amount no larger than the call stated, the confirmation page is withheld: the customer is never asked, and no
+ * money moves. An answer without them, or with an amount that is no plain number, proves nothing, so it is withheld too.
+ */
+export function assertAnswerMatches(payment: IDataObject, limits: ToolLimits, stated: number): void {
+	const currency = typeof payment.currency === 'string' ? payment.currency.trim().toUpperCase() : undefined;
+	const amount = typeof payment.amount === 'number' || typeof payment.amount === 'string' ? Number(payment.amount) : NaN;
+	if (currency === limits.currency && Number.isFinite(amount) && amount <= stated) return;
+	const paymentId = typeof payment.paymentId === 'string' ? payment.paymentId : 'without an id';
+	const charged = [String(payment.amount), currency].filter((part) => part && part !== 'undefined').join(' ');
+	throw new ToolRefusal(
+		`Refused after the gateway answered: it started payment ${paymentId} for ${charged}, not the ${stated} ${limits.currency} this call stated. Its confirmation page is withheld, so the customer is not asked to confirm it and no money moves. Tell a person about payment ${paymentId}.`,
+		"The order's amount or currency is not what the agent stated; have a person check the order and the payment.",
 	);
 }

@@ -236,15 +236,50 @@ function adviceFor(endpoint: Endpoint, resCode: number | undefined, message: str
 	return undefined;
 }
 
+/** The fields of a failure answer that say what failed; the gateway's own messages use the first of them found. */
+const FAILURE_FIELDS = ['resCode', 'status', 'errMessage', 'message'] as const;
+
+/** The longest failure text kept: a gateway's message is a sentence, an echoed request is not. */
+const MAX_FAILURE_TEXT = 300;
+
+/**
+ * A failure text as it may be kept. `hidden` (the secret, the Basic value) is cut out, and so are any Basic
+ * credentials and any run of 12 or more digits (a card number, spaced or not) it quotes; long texts are cut short.
+ */
+function keptFailureText(value: string, hidden: readonly string[]): string {
+	const text = hidden
+		.reduce((kept, secret) => kept.split(secret).join('…'), value)
+		.replace(/Basic\s+[A-Za-z0-9+/=_-]{8,}/gi, 'Basic …')
+		.replace(/\d(?:[ -]?\d){11,}/g, '…');
+	return text.length > MAX_FAILURE_TEXT ? `${text.slice(0, MAX_FAILURE_TEXT)}…` : text;
+}
+
+/**
+ * What of a failure answer may reach an error or an item: its known fields, when they are plain values. Whatever
+ * else it holds stays out: a gateway or a proxy that echoes the request would put the Basic header, the client
+ * secret or card data into the execution. The texts kept are cleaned the same way (keptFailureText), should they
+ * quote the request; `status` is kept only as the short word the gateway uses.
+ */
+export function knownFailureFields(body: IDataObject, hidden: readonly string[] = []): IDataObject {
+	const known: IDataObject = {};
+	for (const key of FAILURE_FIELDS) {
+		const value = body[key];
+		if (key === 'status' && !(typeof value === 'string' && /^[A-Za-z_ -]{1,32}$/.test(value))) continue;
+		if (typeof value === 'string') known[key] = keptFailureText(value, hidden);
+		else if (typeof value === 'number' && Number.isFinite(value)) known[key] = value;
+	}
+	return known;
+}
+
 export function gatewayMessage(body: IDataObject, httpStatus: number): string {
-	for (const key of ['errMessage', 'message', 'error', 'errorMessage']) {
+	for (const key of ['errMessage', 'message']) {
 		const value = stringText(body[key]);
 		if (value) return value;
 	}
 	return `The gateway answered with HTTP ${httpStatus}`;
 }
 
-/** The error that every gateway failure becomes. Only the gateway's answer goes in, never the request. */
+/** The error that every gateway failure becomes. Only the known fields of the answer go in, never the request. */
 export function gatewayError(
 	node: INode,
 	endpoint: Endpoint,
@@ -262,7 +297,7 @@ export function gatewayError(
 	const description = failure.description ?? adviceFor(endpoint, failure.resCode, failure.message);
 	const error = new NodeApiError(
 		node,
-		{ message: failure.message, resCode: failure.resCode ?? null, ...(failure.body ?? {}) } as JsonObject,
+		{ message: failure.message, resCode: failure.resCode ?? null, ...knownFailureFields(failure.body ?? {}) } as JsonObject,
 		{
 			message: failure.message,
 			description,

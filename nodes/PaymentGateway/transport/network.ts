@@ -16,7 +16,7 @@ export class NoAnswer extends Error {
 }
 
 /** Said in words: n8n replaces a message that names a network code with its own generic text. */
-const NETWORK_PHRASES: Record<string, string> = {
+export const NETWORK_PHRASES: Record<string, string> = {
 	ECONNREFUSED: 'the connection was refused',
 	ECONNRESET: 'the connection closed before an answer',
 	ENOTFOUND: 'its host name was not found',

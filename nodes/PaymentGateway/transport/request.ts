@@ -2,15 +2,17 @@ import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, INode } fr
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { isPlainObject } from '../helpers/json';
+import type { Pace, PaceOutcome } from './adaptiveLimit';
 import { parseAnswer, readAnswer, UnreadableAnswer } from './answer';
 import type { GatewayCredential } from './credential';
 import { CREDENTIAL_NAME, readCredential } from './credential';
 import type { Deadline } from './deadline';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
-import { noAnswerError, noAnswerOf } from './network';
+import { NoAnswer, noAnswerError, noAnswerOf } from './network';
 import { dataOfAnswer, unreadableAnswerError } from './result';
-import { asksForRetry, retriesAllowed, retryDelayMs } from './retry';
+import { asksForRetry, isRateLimited, paceOutcome, retriesAllowed, retryDelayMs } from './retry';
 import type { CallSettings, Gateway, GatewayCall, GatewayHost } from './types';
+import { isWrite } from './types';
 
 export { CREDENTIAL_NAME } from './credential';
 export { DEFAULT_TIMEOUT_MS } from './deadline';
@@ -52,13 +54,16 @@ function requestOptions(credential: GatewayCredential, call: GatewayCall, settin
  * The one way this package talks to the gateway. The credential signs each request in its authenticate(); this
  * picks the base URL, serializes the body once, bounds the whole exchange by the time-out and the answer's size,
  * maps every failure to a NodeApiError carrying the gateway's resCode and message, and retries repeatable calls
- * when allowed.
+ * when allowed. With a `pace` (the item runner's), repeatable calls wait for a place under its limit.
  */
-export async function openGateway(host: GatewayHost): Promise<Gateway> {
+export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gateway> {
 	// getNode() copies the node on every call: once per execution is enough.
 	const node = host.getNode();
 	const credential = await readCredential(host, node);
 	const deadlineIn = deadlineClock();
+	// A failure's message may quote the request it answers (a proxy's error page): these never reach the execution.
+	const basic = Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64');
+	const hidden = [credential.clientSecret, basic].filter((secret) => secret.length >= 4);
 
 	async function attempt(options: IHttpRequestOptions, deadline: Deadline) {
 		const response = await beforeDeadline(
@@ -73,38 +78,58 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 		return { response, raw: await readAnswer(response.body, deadline) };
 	}
 
+	/** One attempt through the run's pace, when it has one: its place is held from sending to the answer's end. */
+	async function pacedAttempt(options: IHttpRequestOptions, timeout: number, paced: boolean) {
+		const ticket = paced && pace ? await pace.acquire() : undefined;
+		// The time-out starts when the request may go, not while it waits for a place.
+		const deadline = deadlineIn(timeout);
+		let outcome: PaceOutcome = { kind: 'other' };
+		try {
+			const exchange = await attempt(options, deadline);
+			const parsed = parseAnswer(exchange.raw);
+			const body = isPlainObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined;
+			outcome = paceOutcome(exchange.response.statusCode, body, exchange.response.headers?.['retry-after']);
+			return { ...exchange, parsed, body };
+		} catch (error) {
+			const failure = error instanceof UnreadableAnswer ? error : noAnswerOf(error, deadline);
+			// No answer within the time-out is the gateway at its limit too, without a pause asked for.
+			if (failure instanceof NoAnswer && failure.timedOut) outcome = { kind: 'refused' };
+			return { failure };
+		} finally {
+			if (ticket) pace?.release(ticket, outcome);
+		}
+	}
+
 	async function request(call: GatewayCall, settings: CallSettings): Promise<IDataObject> {
 		const { itemIndex } = settings;
 		assertSendable(node, call, itemIndex);
 		const timeout = settings.timeout ?? DEFAULT_TIMEOUT_MS;
 		const options = requestOptions(credential, call, settings, timeout);
 		const maxRetries = retriesAllowed(call, settings);
+		// Writes never wait for the pace: they go one at a time, once.
+		const paced = !isWrite(call);
 
 		let uncertain = false;
 		for (let attemptIndex = 0; ; attemptIndex++) {
 			const canRetry = attemptIndex < maxRetries;
-			const deadline = deadlineIn(timeout);
-			let response: IN8nHttpFullResponse;
-			let raw: string;
-			try {
-				({ response, raw } = await attempt(options, deadline));
-			} catch (error) {
-				const failure = error instanceof UnreadableAnswer ? error : noAnswerOf(error, deadline);
+			const result = await pacedAttempt(options, timeout, paced);
+			if (result.failure) {
 				if (canRetry) {
 					uncertain = true;
 					await sleep(retryDelayMs(attemptIndex, undefined));
 					continue;
 				}
+				const { failure } = result;
 				throw failure instanceof UnreadableAnswer
 					? unreadableAnswerError(node, call, itemIndex, failure.message)
 					: noAnswerError(node, call, itemIndex, failure, timeout);
 			}
 
+			const { response, parsed, body } = result;
 			const httpStatus = response.statusCode;
-			const parsed = parseAnswer(raw);
-			const body = isPlainObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined;
 			if (canRetry && asksForRetry(httpStatus, body)) {
-				uncertain = true;
+				// A rate limit (429) is the gateway's word that it did not act; any other failure may hide one that did.
+				uncertain ||= !isRateLimited(httpStatus, body);
 				await sleep(retryDelayMs(attemptIndex, response.headers?.['retry-after']));
 				continue;
 			}
@@ -113,7 +138,7 @@ export async function openGateway(host: GatewayHost): Promise<Gateway> {
 				const what = parsed instanceof UnreadableAnswer ? parsed.message : `an answer that is not JSON (HTTP ${httpStatus})`;
 				throw unreadableAnswerError(node, call, itemIndex, what, httpStatus);
 			}
-			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain);
+			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain, hidden);
 		}
 	}
 

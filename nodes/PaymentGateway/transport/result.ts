@@ -1,12 +1,19 @@
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
 import { isPlainObject } from '../helpers/json';
-import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage, offersRetries } from './errors';
+import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage, knownFailureFields, offersRetries } from './errors';
 import type { GatewayCall } from './types';
 import { isWrite } from './types';
 
 const CHECK_BASE_URLS =
 	'Check that the Base URL and Checkout Base URL in the credential reach the gateway’s merchant API.';
+
+/**
+ * A retried delete answered "not found" after an attempt whose answer was lost: that attempt may have removed the
+ * card, or the card was never there (wrong id, another customer). The answer cannot tell which, so it is no deletion.
+ */
+const LOST_DELETE =
+	'The card is not stored for this customer now, but this run cannot tell whether it deleted it: an earlier attempt got no usable answer and may have removed the card, or the card was already gone or belongs to another customer. Check the customer’s cards with Digital Card → Get Many; there is nothing left to delete.';
 
 export function numericResCode(body: IDataObject): number | undefined {
 	const value = body.resCode;
@@ -16,7 +23,7 @@ export function numericResCode(body: IDataObject): number | undefined {
 }
 
 /** The gateway's answers all carry a `status` word or a `resCode`; another server's JSON does not. */
-function isGatewayShaped(body: IDataObject): boolean {
+export function isGatewayShaped(body: IDataObject): boolean {
 	return typeof body.status === 'string' || numericResCode(body) !== undefined;
 }
 
@@ -29,7 +36,7 @@ export function unreadableAnswerError(
 	httpStatus?: number,
 ): NodeApiError {
 	const failedHttp = httpStatus !== undefined && httpStatus >= 400;
-	return gatewayError(node, call.endpoint, itemIndex, {
+	const error = gatewayError(node, call.endpoint, itemIndex, {
 		resCode: failedHttp ? httpStatus : undefined,
 		httpStatus,
 		code: failedHttp ? undefined : 'EBADANSWER',
@@ -40,12 +47,16 @@ export function unreadableAnswerError(
 				? `The gateway or a proxy in front of it failed. Run again later${offersRetries(call.endpoint) ? ', or raise Max Retries in the options' : ''}.`
 				: `${CHECK_BASE_URLS} Then run again.`,
 	});
+	// Not the gateway's own word: whatever its status, nothing says that the gateway did not act.
+	error.context.unreadAnswer = true;
+	return error;
 }
 
 /**
  * The data of a JSON answer, or the error it reports thrown. Failures can come with HTTP 200: the body decides. In
  * the flat long-family answers `status` can be a payment's status, so a `failure` there is an error only when the
- * body is not about an order. `uncertain`: the call was sent more than once, and an earlier attempt may have acted.
+ * body is not about an order. `uncertain`: the call was sent more than once, and an earlier attempt may have acted
+ * (its answer was lost, or was no refusal). `hidden`: what no text kept of a failure may repeat (the secret, the Basic value).
  */
 export function dataOfAnswer(
 	node: INode,
@@ -54,6 +65,7 @@ export function dataOfAnswer(
 	body: IDataObject,
 	httpStatus: number,
 	uncertain: boolean,
+	hidden: readonly string[] = [],
 ): IDataObject {
 	const resCode = numericResCode(body);
 	const nested = body.data;
@@ -63,16 +75,19 @@ export function dataOfAnswer(
 		(resCode !== undefined && resCode !== 200) ||
 		(body.status === 'failure' && (call.family === 'short' || record.orderId === undefined));
 	if (failed) {
-		if (call.failureIsData?.(body)) return body;
-		// A retried delete whose first attempt went unanswered may have removed the card already.
-		if (uncertain && call.method === 'DELETE' && (resCode ?? httpStatus) === 404) return {};
+		const known = knownFailureFields(body, hidden);
+		if (call.failureIsData?.(body)) return known;
 		throw gatewayError(node, call.endpoint, itemIndex, {
 			resCode: resCode ?? httpStatus,
 			httpStatus,
-			message: gatewayMessage(body, httpStatus),
-			body,
+			message: gatewayMessage(known, httpStatus),
+			body: known,
 			// Another server's JSON error (a framework's 404) is not the gateway's: the address is what to fix.
-			description: isGatewayShaped(body) ? undefined : CHECK_BASE_URLS,
+			description: !isGatewayShaped(body)
+				? CHECK_BASE_URLS
+				: uncertain && call.method === 'DELETE' && (resCode ?? httpStatus) === 404
+					? LOST_DELETE
+					: undefined,
 		});
 	}
 	if (!isGatewayShaped(body)) {

@@ -6,7 +6,16 @@ import { InvalidInput } from './input';
 /** A field of the Payment Gateway API credential is unusable; the value is never repeated, it may be a secret. */
 export class InvalidCredential extends InvalidInput {}
 
-/** A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. */
+/** This machine, as URL gives the host name: `localhost`, 127.0.0.0/8 (however written) and ::1. */
+function isLoopback(hostname: string): boolean {
+	return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. Every request
+ * carries the Basic header with the client secret, so it goes over https; plain http only to this machine (a local
+ * test gateway). User info in the address would be sent as a second Authorization.
+ */
 function baseAddress(field: string, value: unknown): string {
 	const address = stringText(value).replace(/\/+$/, '');
 	if (!/^https?:\/\//i.test(address)) throw new InvalidCredential(field, 'must start with https:// or http://');
@@ -14,6 +23,15 @@ function baseAddress(field: string, value: unknown): string {
 	const parsed = new URL(address);
 	if (parsed.search || parsed.hash || address.includes('?') || address.includes('#')) {
 		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…)');
+	}
+	if (parsed.username || parsed.password || /^https?:\/\/[^/]*@/i.test(address)) {
+		throw new InvalidCredential(field, 'must not contain a user name or password (user:password@…): the credential signs every request');
+	}
+	if (parsed.protocol !== 'https:' && !isLoopback(parsed.hostname)) {
+		throw new InvalidCredential(
+			field,
+			'must start with https://: over http:// the client secret would travel in clear text (http:// is accepted only for localhost, 127.0.0.0/8 and ::1)',
+		);
 	}
 	return address;
 }
@@ -42,4 +60,51 @@ export function cardEncryptionKey(value: unknown): Buffer {
 export function checkCredentialFields(credentials: IDataObject): void {
 	baseAddresses(credentials);
 	cardEncryptionKey(credentials.cardEncryptionKey);
+	checkoutPageAddress(credentials);
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Both path families of the merchant API live under /nac/api/ in real deployments; the checkout page does not. */
+const API_PATH = /\/nac\/api(\/|$)/i;
+
+/** Whether `page` is a base URL of the credential, or lies under one that has a path of its own (a prefix). */
+function underApiBase(page: string, credentials: IDataObject): boolean {
+	const address = page.replace(/\/+$/, '');
+	return [credentials.baseUrl, credentials.checkoutBaseUrl].some((value) => {
+		const base = stringText(value).replace(/\/+$/, '');
+		if (!URL.canParse(base) || new URL(base).pathname === '/') return false;
+		return address === base || address.startsWith(`${base}/`);
+	});
+}
+
+/**
+ * The hosted checkout page, when set: Create Checkout appends `?actionType=checkout&…` to it and a customer's
+ * browser opens it, so it is a page of its own (a path on https, http only on this machine), not an API address.
+ */
+export function checkoutPageAddress(credentials: IDataObject): string | undefined {
+	const field = 'Hosted Checkout Page URL';
+	const page = stringText(credentials.checkoutPageUrl);
+	if (!page) return undefined;
+	if (!URL.canParse(page) || !/^https?:\/\//i.test(page)) {
+		throw new InvalidCredential(field, 'must be a web address starting with https://, e.g. https://merchant.example.com/cpbs/pg');
+	}
+	const url = new URL(page);
+	if (url.username || url.password) throw new InvalidCredential(field, 'must not contain a user name or password (…@)');
+	if (url.protocol === 'http:' && !LOOPBACK_HOST.test(url.hostname)) {
+		throw new InvalidCredential(field, 'must start with https:// (a customer’s browser opens it; http:// only for this machine)');
+	}
+	if (url.search || url.hash || page.includes('?') || page.includes('#')) {
+		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…): the node adds the query');
+	}
+	if (url.pathname.replace(/\/+$/, '') === '') {
+		throw new InvalidCredential(field, 'must include the page’s path, e.g. https://merchant.example.com/cpbs/pg');
+	}
+	if (API_PATH.test(url.pathname) || underApiBase(page, credentials)) {
+		throw new InvalidCredential(
+			field,
+			'is an address of the merchant API; it must be the page where customers pay (usually on another host, e.g. https://merchant.example.com/cpbs/pg)',
+		);
+	}
+	return page;
 }

@@ -220,9 +220,14 @@ export function requireUrlText(field: string, value: unknown): string {
 	return result;
 }
 
-/** Identifiers go into URL paths: they must be non-empty and are encoded so that they cannot change the path. */
+/**
+ * Identifiers go into URL paths: they must be non-empty and are encoded so that they cannot change the path. Encoding
+ * leaves `.` and `..` as they are, and n8n's HTTP layer would resolve them into another path (`DELETE …/customer/x/`).
+ */
 export function pathSegment(field: string, value: unknown): string {
-	return encodeURIComponent(requireUrlText(field, value));
+	const text = requireUrlText(field, value);
+	if (text === '.' || text === '..') throw new InvalidInput(field, 'must not be "." or "..": in a web address it would name another path');
+	return encodeURIComponent(text);
 }
 
 /** HTTP header values are Latin-1 without line breaks or controls; anything else cannot be sent. */

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
@@ -23,8 +23,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+const redirectUrlOf = (ctx: IExecuteFunctions, itemIndex: number) =>
+	(ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject).redirectUrl;
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
-	const { redirectUrl } = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const redirectUrl = redirectUrlOf(this, itemIndex);
 	const returnTo = redirectUrl ? validateUrl('Redirect URL (additionalFields.redirectUrl)', redirectUrl) : undefined;
 	const order = await gateway.request(
 		{
@@ -38,4 +41,35 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	);
 	if (!gateway.checkoutPageUrl || !returnTo || typeof order.orderId !== 'string') return order;
 	return { ...order, checkoutUrl: checkoutUrl(gateway.checkoutPageUrl, order.orderId, returnTo, gateway.clientId) };
+}
+
+/**
+ * checkoutUrl is what a first workflow sends the customer to, and the last of a dozen fields: when it could not be
+ * built, the run says which of its two inputs was missing and where to fill it in.
+ */
+export function hints(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>, gateway?: Gateway): NodeExecutionHint[] {
+	const orders = outputs.filter((output) => output !== undefined).length;
+	const withoutLink = outputs.flatMap((output, itemIndex) =>
+		output?.[0] && typeof output[0].orderId === 'string' && output[0].checkoutUrl === undefined ? [itemIndex] : [],
+	);
+	const noRedirect = withoutLink.filter((itemIndex) => !redirectUrlOf(this, itemIndex)).length;
+	const reasons: string[] = [];
+	if (withoutLink.length > 0 && !gateway?.checkoutPageUrl) {
+		reasons.push(
+			'the Payment Gateway API credential has no Hosted Checkout Page URL (checkoutPageUrl): set it there, e.g. https://merchant.example.com/cpbs/pg',
+		);
+	}
+	if (noRedirect > 0) {
+		const which = noRedirect === withoutLink.length ? (noRedirect === 1 ? 'the order' : 'the orders') : `${noRedirect} of them`;
+		reasons.push(`${which} had no Redirect URL: add it under Additional Fields → Redirect URL (additionalFields.redirectUrl), where the customer returns after paying`);
+	}
+	if (reasons.length === 0) return [];
+	const created = withoutLink.length === 1 ? 'That order was' : 'Those orders were';
+	return [
+		{
+			message: `No checkoutUrl in ${withoutLink.length} of ${orders} order${orders === 1 ? '' : 's'}: ${reasons.join('; and ')}. ${created} created all the same.`,
+			type: 'warning',
+			location: 'outputPane',
+		},
+	];
 }

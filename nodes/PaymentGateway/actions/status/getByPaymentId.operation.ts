@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
-import { pathSegment } from '../../validation/input';
 import { paymentIdField } from '../fields';
 import { toolDescriptionField } from '../toolMode';
+import { fetchPaymentStatus } from './paymentStatus';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
 
 const properties: INodeProperties[] = [
@@ -22,10 +22,6 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
-	const paymentId = pathSegment('Payment ID (paymentId)', this.getNodeParameter('paymentId', itemIndex));
-	const record = await gateway.request(
-		{ endpoint: 'statusByPaymentId', method: 'GET', family: 'short', path: `/transaction/status/${paymentId}` },
-		callSettings(this, itemIndex),
-	);
+	const record = await fetchPaymentStatus(gateway, this.getNodeParameter('paymentId', itemIndex), callSettings(this, itemIndex));
 	return wantsSimplified(this, itemIndex) ? simplifiedStatus(record) : record;
 }

@@ -9,7 +9,7 @@ function isUnpaidOrder(body: IDataObject): boolean {
 	return /not initiated/i.test(gatewayMessage(body, 0));
 }
 
-/** The status of one order as check-status tells it: Status → Get by Order ID and the trigger's re-check ask alike. */
+/** The status of one order as check-status tells it: what Status → Get by Order ID reads. */
 export async function fetchOrderStatus(gateway: Gateway, orderIdValue: unknown, settings: CallSettings): Promise<IDataObject> {
 	const orderId = requireUrlText('Order ID (orderId)', orderIdValue);
 	const answer = await gateway.request(

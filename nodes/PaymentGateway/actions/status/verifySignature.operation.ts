@@ -1,20 +1,32 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { isAuthenticSignature } from '../../transport/crypto';
 import type { Gateway } from '../../transport/request';
 import { InvalidCredential } from '../../validation/credential';
 import { requireText } from '../../validation/input';
+import { callSettings } from '../common';
 import { orderIdField, paymentIdField } from '../fields';
 import { outsideToolMode, toolDescriptionField } from '../toolMode';
+import { confirmsWithGateway, versionedFrom } from '../versions';
+import { claimsSetAside, confirmedItem, confirmPayment } from './confirm';
+
+const confirmWithGatewayField: INodeProperties = {
+	displayName: 'Confirm With Gateway',
+	name: 'confirmWithGateway',
+	type: 'boolean',
+	default: true,
+	description:
+		"Whether to read the payment from the gateway when the signature is valid. A signature proves only the orderId and paymentId: with this on, status, amount, currency and receiptId are the gateway's, the record's own values stay under notifiedStatus, notifiedAmount, notifiedCurrency and notifiedReceiptId, and statusVerified says whether the gateway confirmed this payment. Off, nothing is sent and the record's values are unconfirmed claims.",
+};
 
 const properties: INodeProperties[] = [
 	toolDescriptionField(
-		"Checks whether the signature of a payment notification or status record is authentic; sends nothing and changes nothing. Needs the record's orderId, paymentId and signature. Returns the values given with signatureValid (true or false).",
+		"Checks whether the signature of a payment notification or status record is authentic and, unless told otherwise, reads that payment's status, amount and currency from the gateway; changes nothing. Needs the record's orderId, paymentId and signature. Returns signatureValid, statusVerified and the gateway's status, amount, currency and receiptId.",
 	),
 	{
 		displayName:
-			'Checks a payment notification or status record locally; nothing is sent. For notifications the gateway posts to n8n, the Payment Gateway Trigger does this by itself.',
+			"A valid signature proves only the orderId and paymentId: the customer's browser carries it, with any status or amount beside it. Act on the gateway's values (Confirm With Gateway). For notifications the gateway posts to n8n, the Payment Gateway Trigger does all this by itself.",
 		name: 'verifyNotice',
 		type: 'notice',
 		default: '',
@@ -30,6 +42,10 @@ const properties: INodeProperties[] = [
 		default: '={{ $json.signature }}',
 		description: 'The signature to check: lowercase hex HMAC-SHA256 of "orderId|paymentId" keyed with the client secret',
 	},
+	...versionedFrom([
+		[1, { ...confirmWithGatewayField, default: false }],
+		[1.2, confirmWithGatewayField],
+	]),
 ];
 
 export const description = updateDisplayOptions(
@@ -37,14 +53,27 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** The incoming item, unchanged, with `signatureValid`; a missing or wrong signature is data, not an error. */
+/**
+ * The incoming item with `signatureValid`; a missing or wrong signature is data, not an error. Confirming, a valid
+ * signature's payment is read from the gateway (nothing is sent for an invalid one) and the item holds the gateway's
+ * values where the record's claims were.
+ */
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const orderId = requireText('Order ID (orderId)', this.getNodeParameter('orderId', itemIndex));
 	const paymentId = requireText('Payment ID (paymentId)', this.getNodeParameter('paymentId', itemIndex));
 	const signature = this.getNodeParameter('signature', itemIndex, '');
+	const confirm = this.getNodeParameter(
+		'confirmWithGateway',
+		itemIndex,
+		confirmsWithGateway(this.getNode().typeVersion),
+	) as boolean;
 	if (!gateway.clientSecret) throw new InvalidCredential('Client Secret', 'is empty');
-	return {
-		...this.getInputData()[itemIndex].json,
-		signatureValid: isAuthenticSignature(gateway.clientSecret, orderId, paymentId, signature),
-	};
+	const record = this.getInputData()[itemIndex].json;
+	const signatureValid = isAuthenticSignature(gateway.clientSecret, orderId, paymentId, signature);
+	if (!confirm) return { ...record, signatureValid };
+	if (!signatureValid) return { ...claimsSetAside(record), signatureValid, statusVerified: false };
+	const confirmation = await confirmPayment(gateway, { orderId, paymentId }, callSettings(this, itemIndex));
+	const item: IDataObject = { ...confirmedItem({ ...record, orderId, paymentId }, confirmation), signatureValid };
+	if (!confirmation.verified) item.confirmationError = { ...confirmation.failure };
+	return item;
 }

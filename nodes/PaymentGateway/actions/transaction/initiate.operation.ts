@@ -13,15 +13,23 @@ import {
 	validateUrl,
 } from '../../validation/input';
 import { digitalCardIdField, digitalCardIdOf, orderIdField } from '../fields';
+import { holdBudget } from '../toolBudget';
+import type { ToolLimits } from '../toolMode';
 import {
+	assertAnswerMatches,
+	assertLimitCurrency,
 	assertWithinLimit,
+	inToolMode,
 	isToolMode,
 	outsideToolMode,
 	refuseCardDetails,
+	refuseCvv,
+	requireCustomerConfirmation,
 	statedAmount,
+	statedCurrency,
 	toolDescriptionField,
-	toolLimit,
 	toolLimitFields,
+	toolLimits,
 } from '../toolMode';
 
 const cardMode = { show: { paymentMode: ['card'] } };
@@ -34,7 +42,7 @@ const storedCard = { name: 'Stored Card', value: 'token', description: 'Pay with
 
 const properties: INodeProperties[] = [
 	toolDescriptionField(
-		"Charges a customer's stored card for an order: this moves money. Needs the orderId, the digitalCardId of the stored card and the order's amount. Refused, with nothing sent, when the amount is above this tool's Maximum Amount per Call; card numbers are never accepted. Returns the payment (paymentId, paymentStatus) and, when the customer must confirm it, the page for that (redirectionData).",
+		"Charges a customer's stored card for an order once the customer confirms it with a one-time password: this moves money. Needs the orderId, the digitalCardId of the stored card, and the order's amount and currency. Refused, with nothing sent, when the amount is above this tool's Maximum Amount per Call, in another currency than its Limit Currency, or would take the payments of this run above its Maximum Total per Execution; card numbers and CVVs are never accepted. Returns the payment (paymentId, paymentStatus) and the page where the customer confirms it (redirectionData).",
 	),
 	{
 		displayName:
@@ -60,7 +68,7 @@ const properties: INodeProperties[] = [
 		options: [storedCard],
 		default: 'token',
 		description: "An AI agent's tool pays with stored cards only: card numbers must never pass through a language model",
-		displayOptions: { show: { '@tool': [true] } },
+		displayOptions: inToolMode,
 	},
 	{
 		displayName: 'Amount',
@@ -72,7 +80,19 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 10.50',
 		description:
 			"The amount of the order being paid, as the agent states it: the call is refused when it is above Maximum Amount per Call, and a human reviewer sees it. The gateway charges the order's own amount, which it does not tell before the payment.",
-		displayOptions: { show: { '@tool': [true] } },
+		displayOptions: inToolMode,
+	},
+	{
+		displayName: 'Currency',
+		name: 'currency',
+		type: 'string',
+		// Not marked required: n8n would refuse to publish a whole workflow saved before this field existed. Running
+		// refuses a call that states none.
+		default: '',
+		placeholder: 'e.g. USD',
+		description:
+			"The currency of the order being paid, as the agent states it (a call that states none is refused): the call is refused unless it is this tool's Limit Currency, and the payment is withheld when the gateway's answer shows another",
+		displayOptions: inToolMode,
 	},
 	{
 		displayName: 'Card Number',
@@ -112,6 +132,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		description: 'Security code on the back of the card, 3 or 4 digits. Required when the customer authenticates with CVV and OTP.',
+		displayOptions: outsideToolMode,
 	},
 	{
 		displayName: 'Card Holder Name',
@@ -150,6 +171,16 @@ const properties: INodeProperties[] = [
 		],
 		default: 'cvvAndOtp',
 		description: 'How the customer confirms the payment',
+		displayOptions: outsideToolMode,
+	},
+	{
+		displayName: 'Customer Authentication',
+		name: 'customerAuthentication',
+		type: 'options',
+		options: [{ name: 'OTP Only', value: 'otpOnly', description: 'The customer confirms the real amount with a one-time password' }],
+		default: 'otpOnly',
+		description: "An AI agent's tool pays only with the customer's own confirmation: the limits see the amount the agent states, the customer sees the one charged",
+		displayOptions: inToolMode,
 	},
 	...toolLimitFields('payment'),
 	...optionsCollection('sentOnce'),
@@ -170,6 +201,26 @@ const AUTHENTICATION_FLAGS: Record<string, { skipCVVandOTP: boolean; skipCVVOnly
 	none: { skipCVVandOTP: true, skipCVVOnlyFlag: false },
 };
 
+/** A CVV the workflow file or the model put in, whatever the editor hides: any value at all is refused in tool mode. */
+function carriesCvv(ctx: IExecuteFunctions): boolean {
+	const raw = ctx.getNode().parameters.cardCVV;
+	return raw !== undefined && raw !== null && String(raw).trim() !== '';
+}
+
+/** The limits of a tool, checked on what the call states: nothing is read or sent before they hold. */
+function toolCall(ctx: IExecuteFunctions, itemIndex: number, paymentMode: string): { limits: ToolLimits; amount: number } {
+	const parameter = (name: string, fallback?: unknown) => ctx.getNodeParameter(name, itemIndex, fallback);
+	// Before any card field is read: a workflow file can carry card mode, card details or a CVV into the tool.
+	if (paymentMode === 'card') refuseCardDetails();
+	if (carriesCvv(ctx)) refuseCvv();
+	requireCustomerConfirmation(parameter('customerAuthentication', 'cvvAndOtp'));
+	const limits = toolLimits(ctx, itemIndex, 'payment') as ToolLimits;
+	const amount = statedAmount(parameter('amount'), AMOUNT_DIGITS, limits);
+	assertWithinLimit(limits, amount);
+	assertLimitCurrency(limits, statedCurrency(parameter('currency'), limits), 'the order (as this call states it)');
+	return { limits, amount };
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const parameter = (name: string, fallback?: unknown) => this.getNodeParameter(name, itemIndex, fallback);
 	const settings = callSettings(this, itemIndex);
@@ -179,12 +230,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	if (paymentMode !== 'card' && paymentMode !== 'token') {
 		throw new InvalidInput('Payment Mode (paymentMode)', 'must be "card" or "token"');
 	}
-	if (isToolMode(this)) {
-		// Before any card field is read: a workflow file can carry card mode and card details into the tool.
-		if (paymentMode === 'card') refuseCardDetails();
-		const limit = toolLimit(this, itemIndex, 'payment');
-		assertWithinLimit(limit, statedAmount(parameter('amount'), AMOUNT_DIGITS, limit, 'payment'), 'payment');
-	}
+	const tool = isToolMode(this) ? toolCall(this, itemIndex, paymentMode) : undefined;
 	const authentication = parameter('customerAuthentication', 'cvvAndOtp');
 	// Only a string may be looked up: an object from an expression could not even be turned into a key.
 	const flags =
@@ -193,7 +239,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 			: undefined;
 	if (!flags) throw new InvalidInput('Customer Authentication (customerAuthentication)', 'must be cvvAndOtp, otpOnly or none');
 	const cvvRequired = !flags.skipCVVandOTP && !flags.skipCVVOnlyFlag;
-	const cardCVV = validateCvv('CVV (cardCVV)', parameter('cardCVV', ''), cvvRequired);
+	const cardCVV = tool ? undefined : validateCvv('CVV (cardCVV)', parameter('cardCVV', ''), cvvRequired);
 
 	let cardDetails: Record<string, string>;
 	if (paymentMode === 'card') {
@@ -226,8 +272,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		skipCVVOnlyFlag: flags.skipCVVOnlyFlag,
 		apiType: 'hosted',
 	};
-	return await gateway.request(
-		{ endpoint: 'initiate', method: 'POST', family: 'short', path: '/transaction/initiate', body },
-		settings,
-	);
+	const send = async () =>
+		await gateway.request({ endpoint: 'initiate', method: 'POST', family: 'short', path: '/transaction/initiate', body }, settings);
+	if (!tool) return await send();
+	// Held and sent with no await between: calls the agent makes at once see each other's amounts.
+	const payment = await holdBudget(this, tool.limits, tool.amount).send(send);
+	assertAnswerMatches(payment, tool.limits, tool.amount);
+	return payment;
 }

@@ -5,7 +5,9 @@ import { callSettings, optionsCollection } from '../common';
 import type { CallSettings, Gateway } from '../../transport/request';
 import { InvalidInput, pathSegment, requireText, validateAmount } from '../../validation/input';
 import { paymentIdField } from '../fields';
-import { assertWithinLimit, toolDescriptionField, toolLimit, toolLimitFields } from '../toolMode';
+import { holdBudget, refuseWhenSpent } from '../toolBudget';
+import type { BudgetHold } from '../toolBudget';
+import { assertLimitCurrency, assertWithinLimit, toolDescriptionField, toolLimitFields, toolLimits } from '../toolMode';
 import { amountFields } from '../versions';
 
 /** The gateway settles in currencies of up to three decimals, and a refund names no currency of its own. */
@@ -13,7 +15,7 @@ const REFUND_DIGITS = 3;
 
 const properties: INodeProperties[] = [
 	toolDescriptionField(
-		"Refunds a payment: this moves money back to the customer and cannot be undone. Needs the paymentId of a successful payment and, for part of it, the amount to give back. Refused, with no refund sent, when the amount is above this tool's Maximum Amount per Call. Returns the refund (refundId, amount, paymentStatus).",
+		"Refunds a payment: this moves money back to the customer and cannot be undone. Needs the paymentId of a successful payment and, for part of it, the amount to give back. Refused, with no refund sent, when the amount is above this tool's Maximum Amount per Call, when the payment is in another currency than its Limit Currency, or when it would take the refunds of this run above its Maximum Total per Execution. Returns the refund (refundId, amount, paymentStatus).",
 	),
 	{
 		displayName:
@@ -82,12 +84,9 @@ function withFieldNamesFixed(record: IDataObject): IDataObject {
 	return fixed;
 }
 
-/**
- * The payment's whole amount, read from the gateway. The gateway tells no refunded or remaining amount, so a payment
- * refunded in part already is refused here rather than sent an amount the gateway would refuse, or take wrongly.
- */
-async function wholeAmount(ctx: IExecuteFunctions, gateway: Gateway, paymentId: string, settings: CallSettings): Promise<number> {
-	const payment = await gateway.request(
+/** The payment as the gateway holds it: its status, amount and currency. */
+async function readPayment(gateway: Gateway, paymentId: string, settings: CallSettings): Promise<IDataObject> {
+	return await gateway.request(
 		{
 			endpoint: 'refundRead',
 			method: 'GET',
@@ -96,6 +95,13 @@ async function wholeAmount(ctx: IExecuteFunctions, gateway: Gateway, paymentId: 
 		},
 		settings,
 	);
+}
+
+/**
+ * The payment's whole amount. The gateway tells no refunded or remaining amount, so a payment refunded in part already
+ * is refused here rather than sent an amount the gateway would refuse, or take wrongly.
+ */
+function wholeAmount(ctx: IExecuteFunctions, payment: IDataObject, settings: CallSettings): number {
 	const status = String(payment.paymentStatus ?? payment.status ?? '');
 	if (status !== 'success') {
 		const why = /refund/i.test(status)
@@ -115,16 +121,31 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const paymentId = requireText('Payment ID (paymentId)', this.getNodeParameter('paymentId', itemIndex));
 	const refundType = this.getNodeParameter('refundType', itemIndex, 'partial');
 	if (refundType !== 'partial' && refundType !== 'full') throw new InvalidInput('Refund (refundType)', 'must be "partial" or "full"');
-	const limit = toolLimit(this, itemIndex, 'refund');
-	const amount =
-		refundType === 'full'
-			? await wholeAmount(this, gateway, paymentId, settings)
-			: validateAmount('Amount (amount)', this.getNodeParameter('amount', itemIndex), REFUND_DIGITS);
-	assertWithinLimit(limit, amount, 'refund', refundType === 'full');
+	const limits = toolLimits(this, itemIndex, 'refund');
+	let amount: number;
+	let hold: BudgetHold;
+	if (refundType === 'full') {
+		// The amount is learnt by reading the payment: a spent budget refuses before that read.
+		refuseWhenSpent(this, limits);
+		const payment = await readPayment(gateway, paymentId, settings);
+		amount = wholeAmount(this, payment, settings);
+		assertLimitCurrency(limits, payment.currency, 'the payment', true);
+		assertWithinLimit(limits, amount, true);
+		hold = holdBudget(this, limits, amount, true);
+	} else {
+		amount = validateAmount('Amount (amount)', this.getNodeParameter('amount', itemIndex), REFUND_DIGITS);
+		assertWithinLimit(limits, amount);
+		// Held before the read: calls made at the same time count it while this one learns the payment's currency.
+		hold = holdBudget(this, limits, amount);
+		if (limits) {
+			const payment = await hold.before(async () => await readPayment(gateway, paymentId, settings));
+			await hold.before(async () => assertLimitCurrency(limits, payment.currency, 'the payment', true));
+		}
+	}
 	const body: IDataObject = { paymentId, amount };
-	const refund = await gateway.request(
-		{ endpoint: 'refund', method: 'POST', family: 'short', path: '/transaction/refund', body },
-		settings,
+	const refund = await hold.send(
+		async () =>
+			await gateway.request({ endpoint: 'refund', method: 'POST', family: 'short', path: '/transaction/refund', body }, settings),
 	);
 	return withFieldNamesFixed(refund);
 }

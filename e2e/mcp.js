@@ -1,0 +1,197 @@
+'use strict';
+
+// The MCP check, `npm run e2e:mcp`: the package's tools behind n8n's MCP Server Trigger in a real n8n, called by the
+// official MCP TypeScript SDK client as an outside AI client would (e.g. a desktop assistant), with no model and no
+// human review in between. Then: (a) what the client is offered; (b) a read; (c) refunds above, at and under Maximum
+// Amount per Call, and over Maximum Total per Execution; (d) a payment in another currency; (e) card details; (f) a
+// stored card without the customer's confirmation, or with CVV; (g) a stored card with OTP Only, in another currency
+// and in the Limit Currency; (h) the sandbox's requests from every refused call; (i) where n8n keeps the client's
+// arguments, and the leak search over what n8n stored.
+
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { test } = require('node:test');
+
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+const { decryptCardDetails } = require('../sandbox/checks');
+const { CREDENTIAL, PATH, TRIGGER, toolName, workflow } = require('./mcp/workflow');
+const { mcpArgumentsRule, placesOf } = require('./mcp/stored');
+const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { cardPayment, paidPayment, unpaidOrder } = require('./lib/gateway');
+const { paths } = require('./lib/package');
+const { onCleanUp, parseJson, sleep } = require('./lib/processes');
+
+const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'mcp', 'user');
+/** The card the client gives in (e): the sandbox's approved test card, an expiry nothing else uses. */
+const CARD = { given: 'by the MCP client in (e)', cardNumber: '4111111111111111', cardExpMonth: '10', cardExpYear: '32', cardCVV: '' };
+const REFUND_PATH = '/transaction/refund';
+const INITIATE_PATH = '/transaction/initiate';
+
+const s = { refused: [], calls: 0 };
+const { step, check, log } = story('mcp');
+
+/** One tools/call: the client's result (its text parsed when it is JSON), and the sandbox's requests meanwhile. */
+async function call(nodeName, args) {
+	const before = s.sandbox.requests.length;
+	s.calls++;
+	const result = await s.client.callTool({ name: toolName(nodeName), arguments: args });
+	const text = result.content?.map((part) => part.text ?? '').join('') ?? '';
+	return { isError: result.isError === true, text, json: parseJson(text), sent: s.sandbox.requests.slice(before) };
+}
+
+/** A refusal as the client reads it (an error result in the node's words), and what reached the sandbox. */
+function assertRefused(label, result, says, { reads = [] } = {}) {
+	s.refused.push({ label, requests: result.sent.filter((request) => !reads.includes(request.apiPath)).length, reads: result.sent.length });
+	assert.ok(result.isError, `an error result: ${result.text.slice(0, 300)}`);
+	assert.match(result.text, /Refused: /);
+	assert.match(result.text, says);
+	assert.deepEqual(result.sent.map((request) => request.apiPath), reads, 'requests at the sandbox');
+}
+
+const readOf = (paymentId) => `/transaction/status/${paymentId}`;
+
+step('the packed package in n8n; the MCP workflow published; the SDK client connected over Streamable HTTP', async () => {
+	await setUp(s, USER_FOLDER, { log, credentials: (sandbox) => [{ ...CREDENTIAL, data: sandbox.credentialData() }] });
+	await startN8n(s);
+	s.workflow = workflow();
+	const created = await s.session.createWorkflow(s.workflow);
+	s.workflowId = created.id;
+	s.stored = [{ ...s.workflow, id: created.id }];
+	await s.session.activateWorkflow(created.id);
+	s.url = `${s.server.url}/mcp/${PATH}`;
+	let lastError;
+	for (let attempt = 0; attempt < 60 && !s.client; attempt++) {
+		const client = new Client({ name: 'payment-gateway-mcp-check', version: '1.0.0' });
+		try {
+			await client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+			s.client = client;
+		} catch (error) {
+			lastError = error;
+			await sleep(500);
+		}
+	}
+	assert.ok(s.client, `the MCP endpoint ${s.url} answers: ${lastError?.message}`);
+	onCleanUp(() => s.client.close());
+	log(`MCP client connected to ${s.url}`);
+});
+
+check('(a) tools/list: every tool, described by its operation; the stored-card tool asks for no CVV', async () => {
+	const { tools } = await s.client.listTools();
+	const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+	for (const name of Object.keys(workflow().connections)) assert.ok(byName[toolName(name)], `${name} offered: ${Object.keys(byName).join(', ')}`);
+	assert.match(byName.Payment_Status.description, /moves no money/);
+	assert.match(byName.Refund_Up_To_10.description, /moves money back to the customer/);
+	assert.match(byName.Pay_With_Stored_Card.description, /once the customer confirms it with a one-time password/);
+	const args = (name) => Object.keys(byName[name].inputSchema?.properties ?? {}).sort();
+	assert.deepEqual(args('Refund_Up_To_10'), ['amount', 'paymentId']);
+	// The CVV field is hidden in tool mode: n8n drops its $fromAI() when it loads the workflow, so no client is asked.
+	assert.deepEqual(args('Pay_With_Stored_Card'), ['amount', 'currency', 'digitalCardId', 'orderId']);
+	log(`offered: ${tools.map((tool) => `${tool.name}(${args(tool.name).join(', ')})`).join('; ')}`);
+});
+
+check('(b) Status → Get by Payment ID: the simplified record comes back to the client', async () => {
+	s.payment = await paidPayment(s.sandbox, { amount: 40, receiptId: 'MCP-REFUND-1' });
+	const result = await call('Payment Status', { paymentId: s.payment.paymentId });
+	assert.ok(!result.isError, result.text.slice(0, 300));
+	const [record] = result.json ?? [];
+	assert.deepEqual([record?.paymentId, record?.status, record?.amount], [s.payment.paymentId, 'success', 40]);
+	assert.ok(!('signature' in record), 'simplified: no signature');
+	assert.deepEqual(result.sent.map((request) => request.apiPath), [readOf(s.payment.paymentId)]);
+});
+
+check('(c) refunds: 10.50 above Maximum Amount per Call 10 refused unsent; 10 at it and 4 under it, one refund each', async () => {
+	const { paymentId } = s.payment;
+	assertRefused('refund of 10.50 above the limit of 10', await call('Refund Up To 10', { paymentId, amount: 10.5 }), /a refund of 10\.5 USD is above this tool's Maximum Amount per Call of 10 USD/);
+	for (const amount of [10, 4]) {
+		const result = await call('Refund Up To 10', { paymentId, amount });
+		assert.ok(!result.isError, result.text.slice(0, 300));
+		assert.deepEqual(result.sent.map((r) => [r.apiPath, parseJson(r.body)?.amount ?? null]), [[readOf(paymentId), null], [REFUND_PATH, amount]], `one read for the currency, one refund of ${amount}`);
+		assert.deepEqual([result.json?.[0]?.amount, result.json?.[0]?.paymentStatus], [amount, 'partially_refunded']);
+	}
+});
+
+check('(c) Maximum Total per Execution 5: a refund of 8 (under the 10 per call) refused unsent; each tools/call is an execution of its own', async () => {
+	const { paymentId } = s.payment;
+	assertRefused('refund of 8 over the total of 5', await call('Refund With Total 5', { paymentId, amount: 8 }), /a refund of 8 USD would take this tool above its Maximum Total per Execution of 5 USD: it has moved 0 USD in this execution/);
+	const seen = new Set();
+	for (const amount of [3, 3]) {
+		const result = await call('Refund With Total 5', { paymentId, amount });
+		assert.ok(!result.isError, result.text.slice(0, 300));
+		seen.add(result.json?.[0]?.refundId);
+	}
+	assert.equal(seen.size, 2, 'two refunds of 3 through two calls: the total counts within one call, not across calls');
+	log('NOTE through MCP each tools/call is an execution of its own: Maximum Total per Execution bounds one call; a client that calls again starts a new total');
+});
+
+check('(d) a refund of a payment in EUR through a tool limited in USD: refused after reading the payment, no refund sent', async () => {
+	const euro = await paidPayment(s.sandbox, { amount: 20, receiptId: 'MCP-EUR-1', currency: 'EUR' });
+	const result = await call('Refund Up To 10', { paymentId: euro.paymentId, amount: 3 });
+	assertRefused('refund of a payment in EUR', result, /the payment is in EUR, and this tool's limits are in USD \(Limit Currency\)\. No refund was sent; only the payment was read/, { reads: [readOf(euro.paymentId)] });
+});
+
+check('(e) card details from the client: refused, nothing sent', async () => {
+	const orderId = await unpaidOrder(s.sandbox, { amount: 12, receiptId: 'MCP-CARD-1' });
+	const { cardNumber, cardExpMonth, cardExpYear } = CARD;
+	const result = await call('Pay With Card', { orderId, cardNumber, cardExpMonth, cardExpYear, amount: 12 });
+	assertRefused('card payment', result, /an AI agent's tool may not pay with card details/);
+	assert.ok(!result.text.includes(cardNumber.slice(6)), 'the card number is not in the answer');
+	s.cardOrderId = orderId;
+});
+
+check('(f) a stored card with Customer Authentication "None" or "CVV and OTP": refused, nothing sent', async () => {
+	const stored = await cardPayment(s.sandbox, await unpaidOrder(s.sandbox, { amount: 5, receiptId: 'MCP-STORE-1' }), { secureCard: true });
+	s.digitalCardId = stored.securedCardDetails.digitalCardId;
+	const orderId = await unpaidOrder(s.sandbox, { amount: 20, receiptId: 'MCP-TOKEN-1' });
+	const args = { orderId, digitalCardId: s.digitalCardId, amount: 20, currency: 'USD' };
+	assertRefused('stored card without confirmation', await call('Pay Without Confirmation', args), /without it the customer does not confirm the amount/);
+	assertRefused('stored card with CVV and OTP', await call('Pay With CVV And OTP', args), /CVV and OTP needs the card's security code, which an AI agent's tool never takes/);
+	s.tokenOrderId = orderId;
+});
+
+check('(g) a stored card with OTP Only: in EUR refused unsent; in USD one payment that the customer must confirm, sent without the CVV the client added', async () => {
+	const args = { orderId: s.tokenOrderId, digitalCardId: s.digitalCardId, amount: 20 };
+	assertRefused('stored card, stated in EUR', await call('Pay With Stored Card', { ...args, currency: 'EUR' }), /the order \(as this call states it\) is in EUR, and this tool's limits are in USD/);
+	const paid = await call('Pay With Stored Card', { ...args, currency: 'USD', cvv: '987' });
+	assert.ok(!paid.isError, paid.text.slice(0, 300));
+	assert.deepEqual([paid.json?.[0]?.orderId, paid.json?.[0]?.paymentStatus], [s.tokenOrderId, 'pending']);
+	assert.ok(paid.json?.[0]?.redirectionData?.formData, 'the confirmation page for the customer');
+	const [sent, ...more] = paid.sent;
+	assert.equal(more.length, 0);
+	assert.equal(sent.apiPath, INITIATE_PATH);
+	const body = parseJson(sent.body);
+	assert.deepEqual([body.skipCVVandOTP, body.skipCVVOnlyFlag], [false, true], 'OTP only: the customer confirms');
+	assert.deepEqual(decryptCardDetails(body.encryptedCardDetails, s.sandbox.cardEncryptionKey), { digitalCardId: s.digitalCardId }, 'no CVV sent');
+});
+
+check('(h) 0 requests at the sandbox from each refused call (a refund of a payment in EUR: only its read)', () => {
+	for (const { label, requests, reads } of s.refused) log(`${label}: ${requests} writes, ${reads} requests in all`);
+	assert.deepEqual(s.refused.map(({ requests }) => requests), s.refused.map(() => 0));
+	assert.equal(s.refused.reduce((sum, { reads }) => sum + reads, 0), 1, 'one read in all');
+	assert.equal(s.refused.length, 7);
+});
+
+check('(i) n8n keeps the client\'s arguments of a call in three places of its execution, "success" also when refused', async () => {
+	const executions = await s.session.finishedExecutions(s.workflowId, s.calls, { timeoutMs: 60_000 });
+	log(`${executions.length} executions for ${s.calls} tools/call requests: ${[...new Set(executions.map((execution) => execution.status))].join(', ')}`);
+	let cardExecution;
+	for (const { id } of executions) {
+		const execution = await s.session.execution(id);
+		if (JSON.stringify(execution.data).includes(CARD.cardNumber)) cardExecution = execution;
+	}
+	assert.ok(cardExecution, 'the execution of the card call');
+	const places = placesOf(cardExecution.data, CARD.cardNumber, TRIGGER);
+	log(`the card number the client gave in (e) is kept in: ${places.join('; ')}`);
+	assert.deepEqual([...new Set(places.map((place) => place.split(' ')[0]))].sort(), ['failure-output', 'tool-input', 'trigger-output']);
+	assert.equal(executions.length, s.calls, 'one execution per tools/call');
+	assert.ok(executions.every((execution) => execution.status === 'success'), 'every one "success", also those refused');
+});
+
+test('(i) leaks: secrets and card data in what n8n stored (database, logs, files in .n8n), but for the client\'s arguments', async (t) => {
+	if (!s.n8n?.server) return t.skip('n8n did not run');
+	const { result } = await searchLeaks(s.n8n, s.sandbox, { workflows: s.stored, cards: [CARD], allowedIn: mcpArgumentsRule(TRIGGER) });
+	const card = `card number ending ${CARD.cardNumber.slice(-4)}`;
+	const kept = [...new Set(result.allowedElsewhere.filter((hit) => hit.what === card).map((hit) => hit.where))];
+	console.log(`NOTE the card number the client gave in (e) is kept by n8n in ${kept.join(' and ') || 'no place'}, only where it keeps an MCP client's arguments: n8n's doing; the node refused the call and sent nothing`);
+});

@@ -1,0 +1,103 @@
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
+
+import { scalarText } from '../../helpers/text';
+import type { CallSettings, Gateway } from '../../transport/request';
+import { fetchPaymentStatus } from './paymentStatus';
+
+// A notification's or status record's signature is HMAC(client secret, `orderId|paymentId`) and nothing else, and the
+// customer's browser carries it (the gateway posts the same record to the merchant's redirect URL). So a valid
+// signature proves two ids; a status, an amount, a currency or a receipt beside them is a claim until the gateway
+// confirms it. The trigger and Status → Verify Signature both confirm here, and shape their items here.
+
+/** The values a record claims that only the gateway can confirm, and the names the claims keep beside them. */
+const CLAIM_NAMES = {
+	status: 'notifiedStatus',
+	amount: 'notifiedAmount',
+	currency: 'notifiedCurrency',
+	receiptId: 'notifiedReceiptId',
+} as const;
+
+type Confirmable = keyof typeof CLAIM_NAMES;
+
+export interface SignedIds {
+	orderId: string;
+	paymentId: string;
+}
+
+export interface ConfirmationFailure {
+	message: string;
+	resCode: number | null;
+	code: string | null;
+}
+
+export type Confirmation =
+	| { verified: true; values: IDataObject }
+	| { verified: false; failure: ConfirmationFailure };
+
+/**
+ * Reads the very payment the ids name, by its paymentId. Confirmed only when the gateway's record is about that
+ * payment of that order; the gateway's failures are thrown as the transport's NodeApiError.
+ */
+export async function confirmPayment(gateway: Gateway, ids: SignedIds, settings: CallSettings): Promise<Confirmation> {
+	const record = await fetchPaymentStatus(gateway, ids.paymentId, settings);
+	if (scalarText(record.paymentId) !== ids.paymentId || scalarText(record.orderId) !== ids.orderId) {
+		return {
+			verified: false,
+			failure: {
+				message: `The gateway's record of payment ${ids.paymentId} is not about this payment of order ${ids.orderId}: nothing is confirmed`,
+				resCode: null,
+				code: null,
+			},
+		};
+	}
+	const values: IDataObject = {
+		status: record.status ?? record.paymentStatus,
+		amount: record.amount,
+		currency: record.currency,
+		receiptId: record.receiptId,
+	};
+	for (const name of Object.keys(values) as Confirmable[]) if (values[name] === undefined) delete values[name];
+	return { verified: true, values };
+}
+
+/** A failed confirmation as data: the gateway's message and code, never the request. */
+export function failureOf(error: unknown): ConfirmationFailure {
+	const failure = error as Partial<NodeApiError>;
+	return {
+		message: failure.message ?? 'The status re-check failed',
+		resCode: (failure.context?.resCode as number | undefined) ?? null,
+		code: (failure.context?.code as string | undefined) ?? null,
+	};
+}
+
+/**
+ * The record with its four claimable values moved to names that say they are claims. A claim already set aside stays:
+ * Verify Signature after the trigger keeps the notification's own claims, not the trigger's confirmed values.
+ */
+export function claimsSetAside(claims: IDataObject): IDataObject {
+	const item: IDataObject = { ...claims };
+	for (const [name, claimName] of Object.entries(CLAIM_NAMES)) {
+		delete item[name];
+		if (name in claims && !(claimName in claims)) item[claimName] = claims[name];
+	}
+	return item;
+}
+
+/**
+ * What the trigger and Verify Signature output: the claims set aside, the gateway's values (when it confirmed this
+ * payment) under the four names, and `statusVerified`. Nothing unconfirmed is ever under those four names.
+ */
+export function confirmedItem(claims: IDataObject & SignedIds, confirmation: Confirmation | undefined): IDataObject {
+	const item = claimsSetAside(claims);
+	if (!confirmation?.verified) return { ...item, statusVerified: false };
+	return {
+		...item,
+		...confirmation.values,
+		statusVerified: true,
+		statusMismatch: confirmation.values.status !== claims.status,
+	};
+}
+
+/** A confirmed status that shows a refund. */
+export const isRefundStatus = (status: unknown): boolean =>
+	typeof status === 'string' && /^(refunded|partially_refunded)$/i.test(status.trim());

@@ -1,0 +1,117 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { ToolLimits } from './toolMode';
+import { NOTHING_SENT, TOTAL, ToolRefusal } from './toolMode';
+
+/** What one tool node moved in one execution, and what its calls still in flight may move, in thousandths. */
+interface Tally {
+	moved: number;
+	held: number;
+}
+
+const thousandths = (amount: number) => Math.round(amount * 1000);
+const shown = (value: number) => String(value / 1000);
+
+/**
+ * The tally lives in the execution's own context data for this node (n8n keys it by execution and node name): every
+ * tool call of the execution sees it, also calls made at once, and it goes away with the execution. n8n saves it with
+ * the execution, so an execution that waits for a review and resumes keeps its tally. Nothing is kept in the module.
+ */
+function tallyOf(ctx: IExecuteFunctions, limits: ToolLimits): Tally {
+	let context: IDataObject | undefined;
+	try {
+		context = ctx.getContext('node');
+	} catch {
+		context = undefined;
+	}
+	if (context === undefined) {
+		throw new ToolRefusal(
+			`Refused: this tool cannot keep count of its ${TOTAL} here, so it may not make any ${limits.what}. ${NOTHING_SENT} Ask a person to make this ${limits.what}.`,
+			'n8n gave this tool call no execution context to count in; run the tool under an AI Agent or MCP Server Trigger.',
+		);
+	}
+	const kept = context.toolBudget as Partial<Tally> | undefined;
+	if (kept && typeof kept.moved === 'number' && typeof kept.held === 'number') return kept as Tally;
+	const tally: Tally = { moved: 0, held: 0 };
+	context.toolBudget = tally as unknown as IDataObject;
+	return tally;
+}
+
+/**
+ * The gateway's own refusal of the call, nothing moved: a failure in its shape whose resCode is a 4xx other than a
+ * time-out (408). Anything else may hide a call that acted: no answer, a 5xx (also one under HTTP 200), a page that is
+ * not the gateway's.
+ */
+function certainlyNotSent(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const { code, resCode, httpStatus, unreadAnswer } = error.context;
+	if (code !== undefined || unreadAnswer === true) return false;
+	const refusal = (status: unknown) => typeof status === 'number' && status >= 400 && status < 500 && status !== 408;
+	return refusal(resCode) && (refusal(httpStatus) || httpStatus === 200);
+}
+
+/** Money a call may move, held against the execution's budget until the gateway answers. */
+export interface BudgetHold {
+	/** A step before the write (a read, a check): when it fails, the write is not sent and the amount is given back. */
+	before<T>(step: () => Promise<T>): Promise<T>;
+	/** Sends the write: the amount counts as moved unless the gateway's answer says it was refused. */
+	send<T>(write: () => Promise<T>): Promise<T>;
+}
+
+/** Refuses a call before it reads anything when the execution's budget is spent already, whatever it would move. */
+export function refuseWhenSpent(ctx: IExecuteFunctions, limits: ToolLimits | undefined): void {
+	if (limits === undefined) return;
+	const tally = tallyOf(ctx, limits);
+	if (tally.moved + tally.held < thousandths(limits.total)) return;
+	const { what, currency } = limits;
+	throw new ToolRefusal(
+		`Refused: this tool has used its ${TOTAL} of ${limits.total} ${currency} in this execution, so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
+		`This tool moves at most ${limits.total} ${currency} per execution, all calls together; a person makes the rest.`,
+	);
+}
+
+/**
+ * Holds `amount` of the execution's budget, or refuses the call. Checked and taken in one step, with no await between:
+ * calls the agent makes at once run in one process and cannot both take the last of the budget.
+ * `afterReading`: the payment was read first, so a read went out, but no money moved.
+ */
+export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefined, amount: number, afterReading = false): BudgetHold {
+	if (limits === undefined) return { before: async (step) => await step(), send: async (write) => await write() };
+	const tally = tallyOf(ctx, limits);
+	const wanted = thousandths(amount);
+	const total = thousandths(limits.total);
+	const { what, currency } = limits;
+	if (tally.moved + tally.held + wanted > total) {
+		const sent = afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT;
+		const underWay = tally.held > 0 ? `, and ${shown(tally.held)} ${currency} in calls still under way` : '';
+		throw new ToolRefusal(
+			`Refused: a ${what} of ${amount} ${currency} would take this tool above its ${TOTAL} of ${shown(total)} ${currency}: it has moved ${shown(tally.moved)} ${currency} in this execution${underWay}. ${sent} Ask a person to make this ${what}.`,
+			`This tool moves at most ${shown(total)} ${currency} per execution, all calls together; a person makes the rest.`,
+		);
+	}
+	tally.held += wanted;
+	let open = true;
+	const settle = (moved: boolean) => {
+		if (!open) return;
+		open = false;
+		tally.held -= wanted;
+		if (moved) tally.moved += wanted;
+	};
+	// The outcome is settled by a reaction of its own; the caller still gets the result or the error as it was.
+	return {
+		async before(step) {
+			const attempt = Promise.resolve().then(step);
+			attempt.then(undefined, () => settle(false));
+			return await attempt;
+		},
+		async send(write) {
+			const attempt = Promise.resolve().then(write);
+			attempt.then(
+				() => settle(true),
+				(error: unknown) => settle(!certainlyNotSent(error)),
+			);
+			return await attempt;
+		},
+	};
+}

@@ -1,0 +1,183 @@
+import { sleep } from 'n8n-workflow';
+
+/**
+ * How many repeatable calls (reads, card deletes) one run keeps in flight when the workflow sets no Concurrency, and
+ * the run-wide pause a Retry-After asks for. Nobody knows their gateway's limit, the live test environment answers in
+ * 30-40 s, and any fixed default is too timid for one gateway and too greedy for another.
+ *
+ * The rule is TCP's congestion control (AIMD with slow start, RFC 5681) applied to requests in flight, as Netflix's
+ * concurrency-limits and Envoy's adaptive concurrency do, with their latency signal (Gradient2, after TCP Vegas):
+ * - start at INITIAL_LIMIT and, while nothing pushes back, add one for every answer (slow start: doubles each round
+ *   trip), then one per round trip;
+ * - a refusal (429, 503, no answer within the time-out) ends slow start and lowers the limit at once to just under
+ *   the number in flight when the refused request was sent, and never below half of what it was when the refusals
+ *   began; refusals of requests sent before that cut belong to the same episode and do not cut again (NewReno);
+ * - the refused level is not tried again for PROBE_WAIT times the pause the refusal asked for (or the round trip):
+ *   a refusal with Retry-After stops the whole run, so probing for more costs at most about a twentieth of the time;
+ * - answers that take more than LATENCY_TOLERANCE times the run's usual time (a recent average against the lowest it
+ *   has been, as Vegas' base time, which follows slower times up as Gradient2's long average does) cut the limit in
+ *   proportion, to half at most, at most once per round trip, before the gateway has to refuse anything.
+ * Loss-based AIMD alone would probe above a known limit every few round trips and pay a Retry-After pause each time;
+ * a latency signal alone (Vegas) sees nothing at a gateway that refuses quickly instead of slowing down.
+ */
+export const INITIAL_LIMIT = 20;
+// Gradient2 tolerates 1.5; here answers are timed in n8n's busy process, where on a loaded 2-core machine the node's
+// own CPU made 200 ms answers look twice as slow at 100 in flight, and cut a limit the gateway was not pushing on.
+const LATENCY_TOLERANCE = 3;
+const BACKOFF = 0.5;
+const PROBE_WAIT = 20;
+const SHORT_SMOOTHING = 0.2;
+const BASE_DRIFT = 0.1;
+
+/** How an attempt ended, as far as the load on the gateway goes. */
+export type PaceOutcome =
+	| { kind: 'answered' }
+	| { kind: 'refused'; pauseMs?: number }
+	/** A 5xx other than 503, a reset, an answer that is not JSON: it says nothing about the load. */
+	| { kind: 'other' };
+
+/** One attempt in flight. */
+export interface Ticket {
+	readonly sentAt: number;
+	readonly sequence: number;
+	/** Requests in flight when it was sent, itself included. */
+	readonly inFlightAtSend: number;
+}
+
+/** The rule, on a clock given to it (tests run it on a simulated one). */
+export class AdaptiveLimit {
+	inFlight = 0;
+	private value: number;
+	private slowStart: boolean;
+	private pausedUntil = -Infinity;
+	private sent = 0;
+	private shortRtt: number | undefined;
+	private baseRtt: number | undefined;
+	private lastLatencyCut = -Infinity;
+	private episodeFrom = 0;
+	private episodeFloor = 1;
+	private refusedAt = Infinity;
+	private probeAfter = -Infinity;
+
+	/** `fixed`: the workflow's own Concurrency, never changed; Retry-After still pauses the run. */
+	constructor(
+		readonly max: number,
+		private readonly now: () => number = () => performance.now(),
+		readonly fixed?: number,
+	) {
+		this.value = Math.min(fixed ?? INITIAL_LIMIT, max);
+		this.slowStart = fixed === undefined;
+	}
+
+	/** Requests allowed in flight now. */
+	get limit(): number {
+		return Math.max(1, Math.floor(this.value));
+	}
+
+	/** Milliseconds until a Retry-After pause ends; 0 when there is none. */
+	pauseLeft(): number {
+		return Math.max(0, this.pausedUntil - this.now());
+	}
+
+	mayStart(): boolean {
+		return this.inFlight < this.limit && this.pauseLeft() === 0;
+	}
+
+	start(): Ticket {
+		this.inFlight++;
+		return { sentAt: this.now(), sequence: this.sent++, inFlightAtSend: this.inFlight };
+	}
+
+	finish(ticket: Ticket, outcome: PaceOutcome): void {
+		this.inFlight--;
+		if (outcome.kind === 'refused') this.refused(ticket, outcome.pauseMs ?? 0);
+		else if (outcome.kind === 'answered') this.answered(ticket);
+	}
+
+	private refused(ticket: Ticket, pauseMs: number) {
+		const now = this.now();
+		this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
+		if (this.fixed !== undefined) return;
+		if (ticket.sequence >= this.episodeFrom) {
+			this.episodeFrom = this.sent;
+			this.episodeFloor = Math.max(1, this.value * BACKOFF);
+			this.refusedAt = Infinity;
+		}
+		this.refusedAt = Math.min(this.refusedAt, ticket.inFlightAtSend);
+		this.value = Math.max(this.episodeFloor, Math.min(this.value, this.refusedAt - 1));
+		this.slowStart = false;
+		this.probeAfter = now + PROBE_WAIT * Math.max(pauseMs, this.shortRtt ?? 0);
+	}
+
+	private answered(ticket: Ticket) {
+		const now = this.now();
+		const rtt = now - ticket.sentAt;
+		this.shortRtt = this.shortRtt === undefined ? rtt : this.shortRtt + SHORT_SMOOTHING * (rtt - this.shortRtt);
+		// The run's usual time: the lowest the recent average has been, followed upwards by about a tenth each round
+		// trip, so that a gateway slower for everyone is not taken for one slowed down by this run.
+		this.baseRtt =
+			this.baseRtt === undefined || this.shortRtt < this.baseRtt
+				? this.shortRtt
+				: this.baseRtt + (this.shortRtt - this.baseRtt) * (BASE_DRIFT / this.limit);
+		if (this.fixed !== undefined) return;
+
+		if (this.shortRtt > LATENCY_TOLERANCE * this.baseRtt) {
+			if (now - this.lastLatencyCut >= this.shortRtt) {
+				this.value = Math.max(1, this.value * Math.max(BACKOFF, (LATENCY_TOLERANCE * this.baseRtt) / this.shortRtt));
+				this.slowStart = false;
+				this.lastLatencyCut = now;
+			}
+			return;
+		}
+		// Fewer in flight than half the limit, when it went and when it came back: the items ran out, not the limit,
+		// which has then shown nothing about more.
+		if (Math.max(ticket.inFlightAtSend, this.inFlight + 1) * 2 < this.limit) return;
+		const grown = this.value + (this.slowStart ? 1 : 1 / this.value);
+		const ceiling = Math.min(this.max, now < this.probeAfter ? this.refusedAt - 1 : Infinity);
+		if (grown <= ceiling) this.value = grown;
+		else this.value = Math.max(this.value, ceiling);
+	}
+}
+
+/**
+ * The gate every repeatable attempt of a run passes: it waits for a free place under the limit and for the end of
+ * any Retry-After pause, then holds its place until `release`. Places go to the waiting in arrival order.
+ */
+export class Pace {
+	private readonly waiting: Array<(ticket: Ticket) => void> = [];
+	private pauseTimer: Promise<void> | undefined;
+
+	constructor(
+		readonly rule: AdaptiveLimit,
+		private readonly wait: (ms: number) => Promise<void> = sleep,
+	) {}
+
+	async acquire(): Promise<Ticket> {
+		if (this.waiting.length === 0 && this.rule.mayStart()) return this.rule.start();
+		return await new Promise<Ticket>((resolve) => {
+			this.waiting.push(resolve);
+			this.admit();
+		});
+	}
+
+	release(ticket: Ticket, outcome: PaceOutcome): void {
+		this.rule.finish(ticket, outcome);
+		this.admit();
+	}
+
+	private admit() {
+		const pause = this.rule.pauseLeft();
+		if (pause > 0) {
+			this.pauseTimer ??= this.wait(pause).then(() => {
+				this.pauseTimer = undefined;
+				this.admit();
+			});
+			return;
+		}
+		while (this.rule.mayStart()) {
+			const next = this.waiting.shift();
+			if (!next) return;
+			next(this.rule.start());
+		}
+	}
+}

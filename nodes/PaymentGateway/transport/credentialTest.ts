@@ -1,0 +1,166 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	IN8nHttpFullResponse,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { PaymentGatewayApi } from '../../../credentials/PaymentGatewayApi.credentials';
+import { isPlainObject } from '../helpers/json';
+import { anyText, stringText } from '../helpers/text';
+import { baseAddresses, checkCredentialFields, InvalidCredential } from '../validation/credential';
+import { parseAnswer, readAnswer } from './answer';
+import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
+import { gatewayMessage } from './errors';
+import type { NoAnswer } from './network';
+import { NETWORK_PHRASES, noAnswerOf } from './network';
+import { isGatewayShaped, numericResCode } from './result';
+
+/** The name the nodes' `testedBy` gives n8n to find this test among their `methods.credentialTest`. */
+export const CREDENTIAL_TEST_NAME = 'paymentGatewayApiTest';
+
+const credentialType = new PaymentGatewayApi();
+const FIELD_NAMES = new Map(credentialType.properties.map((field) => [field.displayName, field.name]));
+
+/** A field as a user finds it in the dialog and in a saved credential: "Checkout Base URL (checkoutBaseUrl)". */
+const named = (displayName: string) => `${displayName} (${FIELD_NAMES.get(displayName) ?? displayName})`;
+
+/**
+ * One harmless read per path family, about an id no gateway gives out (its ids look like `wb-<uuid>` and
+ * `PAY<hex>`): the gateway's own failure about that id (or an empty list) proves that the address leads to the
+ * endpoint and that the client was accepted; nothing is created or changed.
+ */
+interface Probe {
+	family: 'short' | 'long';
+	field: 'Base URL' | 'Checkout Base URL';
+	path: string;
+	qs?: IDataObject;
+	/** Where the field should end, said to a user whose field does not lead to the endpoint. */
+	advice: string;
+}
+
+const PROBES: Probe[] = [
+	{
+		family: 'short',
+		field: 'Base URL',
+		path: '/customer/n8n-credential-test/digitalCards',
+		advice:
+			'It should end where the endpoint paths (/order, /customer/…) begin, e.g. https://gateway.example.com/nac/api/v1/merchant-host.',
+	},
+	{
+		family: 'long',
+		field: 'Checkout Base URL',
+		path: '/nac/api/v1/pg/orders/check-status',
+		qs: { orderId: 'n8n-credential-test' },
+		advice: 'It should be the address in front of /nac/api/v1/pg/orders/…, usually the host alone, e.g. https://gateway.example.com.',
+	},
+];
+
+interface Answer {
+	statusCode?: number;
+	body?: IDataObject;
+	noAnswer?: NoAnswer;
+}
+
+/**
+ * Sends one probe: signed by the credential's own authenticate(), as every request of the node is. A credential
+ * test gets only n8n's request helper (no helper that authenticates), hence the explicit call.
+ */
+async function send(host: ICredentialTestFunctions, probe: Probe, baseURL: string, data: ICredentialDataDecryptedObject): Promise<Answer> {
+	const signed = await credentialType.authenticate(data, {
+		method: 'GET',
+		baseURL,
+		url: probe.path,
+		qs: probe.qs,
+		headers: { Accept: 'application/json' },
+	});
+	const deadline = deadlineClock()(DEFAULT_TIMEOUT_MS);
+	try {
+		const response = await beforeDeadline(
+			host.helpers.request({
+				...signed,
+				timeout: helperTimeoutMs(DEFAULT_TIMEOUT_MS),
+				json: false,
+				useStream: true,
+				// An answer in any HTTP status is read; a redirect is not followed with the Basic header.
+				simple: false,
+				followRedirect: false,
+				resolveWithFullResponse: true,
+			}) as Promise<IN8nHttpFullResponse>,
+			deadline,
+		);
+		const parsed = parseAnswer(await readAnswer(response.body, deadline));
+		return { statusCode: response.statusCode, body: isPlainObject(parsed) ? parsed : undefined };
+	} catch (error) {
+		return { noAnswer: noAnswerOf(error, deadline) };
+	}
+}
+
+/** The gateway's message, short, with nothing of the secrets in it (a proxy may echo what it was sent). */
+function gatewaySaid(body: IDataObject, statusCode: number, data: ICredentialDataDecryptedObject): string {
+	const secret = anyText(data.clientSecret);
+	const hidden = [secret, anyText(data.cardEncryptionKey), Buffer.from(`${anyText(data.clientId)}:${secret}`).toString('base64')];
+	let text = gatewayMessage(body, statusCode);
+	for (const value of hidden) if (value) text = text.split(value).join('…');
+	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** What is wrong with the field a probe went to, in words a user can act on; undefined when the answer is fine. */
+function problemOf(probe: Probe, answer: Answer, data: ICredentialDataDecryptedObject): string | undefined {
+	const borrowed = probe.family === 'long' && !stringText(data.checkoutBaseUrl);
+	const address = borrowed
+		? `${named('Checkout Base URL')} is empty, so /nac/api/v1/pg/orders/… went to the ${named('Base URL')}, which`
+		: named(probe.field);
+	const fix = borrowed ? `Set ${named('Checkout Base URL')}: ${probe.advice.replace(/^It should be/, 'it is')}` : probe.advice;
+	if (answer.noAnswer) {
+		const { code, timedOut } = answer.noAnswer;
+		const what = timedOut
+			? `did not answer within ${DEFAULT_TIMEOUT_MS / 1000} s`
+			: `could not be reached (${NETWORK_PHRASES[code] ?? 'the request failed'})`;
+		return `${address} ${what}. Check the address, and that n8n can reach the gateway.`;
+	}
+	const statusCode = answer.statusCode ?? 0;
+	const body = answer.body;
+	const message = body ? gatewaySaid(body, statusCode, data) : '';
+	if (!body || !isGatewayShaped(body) || /^no route found$/i.test(message)) {
+		const what = body && isGatewayShaped(body) ? `"${message}"` : 'not an answer of the gateway';
+		return `${address} does not lead to the gateway's ${probe.family === 'short' ? 'merchant API' : 'checkout endpoints'} (HTTP ${statusCode}, ${what}). ${fix}`;
+	}
+	const resCode = numericResCode(body) ?? statusCode;
+	if (resCode === 401 || statusCode === 401) {
+		return probe.family === 'short'
+			? `The gateway refused the credentials (401, "${message}"): check ${named('Client ID')} and ${named('Client Secret')}, and that the client is active.`
+			: `The gateway at the ${named('Checkout Base URL')} refused the client (401, "${message}") that the ${named('Base URL')} accepted: check that both addresses belong to the same gateway (test or live environment).`;
+	}
+	// Reading an order that does not exist may well be a 400 on the long family; a complaint about headers is not.
+	if (resCode === 400 && (probe.family === 'short' || /header/i.test(message))) {
+		return `The gateway refused the request (400, "${message}"): check ${named('Merchant Domain')}, ${named('Merchant IP')} and the default header fields (${named('Default Browser Fingerprint')}, ${named('Default User Agent')}, ${named('Default Accept-Language')}).`;
+	}
+	return undefined;
+}
+
+/**
+ * The credential's Test (n8n's dialog and POST /rest/credentials/test): the form of every field, then one read on
+ * each path family. The first problem found is the answer, naming the field to fix; nothing is sent after it.
+ */
+export async function testGatewayCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	try {
+		checkCredentialFields(data);
+	} catch (error) {
+		// The checks throw nothing else; a field they could not read is still not one to send.
+		const problem = error instanceof InvalidCredential ? `${named(error.field)} ${error.problem}` : 'A field of the credential could not be read';
+		return { status: 'Error', message: `${problem}. Nothing was sent to the gateway.` };
+	}
+	const bases = baseAddresses(data);
+	for (const probe of PROBES) {
+		const problem = problemOf(probe, await send(this, probe, bases[probe.family], data), data);
+		if (problem) return { status: 'Error', message: problem };
+	}
+	return { status: 'OK', message: 'Connection successful: the Base URL and the Checkout Base URL reach the gateway, which accepted the client' };
+}

@@ -1,0 +1,56 @@
+'use strict';
+
+// The Payment Gateway node run through n8n's engine in a process of its own (started with --expose-gc by
+// memory.ts), so that the memory measured is the node's alone: a jest worker's heap holds what other tests left
+// and what the sandbox queued, and the collector runs when they make it. The parent sends the run's options and
+// `measure`; this process runs once unmeasured (code loaded and compiled), then once measured, and answers with the
+// run's error and its memory: growth at the peak, and what stays after a full collection.
+
+const fs = require('node:fs');
+const ts = require('typescript');
+
+// The node's TypeScript sources, compiled as they are loaded: `npm test` runs without a build.
+require.extensions['.ts'] = (module, filename) => {
+	const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
+		compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+		fileName: filename,
+	});
+	module._compile(outputText, filename);
+};
+
+// With its extension: PaymentGateway.node.json, the codex, would be found first.
+const { PaymentGatewayApi } = require('../../credentials/PaymentGatewayApi.credentials.ts');
+const { PaymentGateway } = require('../../nodes/PaymentGateway/PaymentGateway.node.ts');
+const { runWorkflow } = require('./engine');
+
+const SAMPLE_EVERY_MS = 2;
+
+const memory = () => {
+	const usage = process.memoryUsage();
+	return { js: usage.heapUsed + usage.external, rss: usage.rss };
+};
+
+const run = (options) => runWorkflow({ nodeType: PaymentGateway, credentialType: PaymentGatewayApi, typeVersion: 1, ...options });
+
+process.on('message', async ({ warmUp, measure }) => {
+	if (warmUp) {
+		await run(warmUp);
+		process.send({ warmedUp: true });
+		return;
+	}
+	global.gc();
+	const before = memory();
+	const peak = { ...before };
+	const sampler = setInterval(() => {
+		const now = memory();
+		peak.js = Math.max(peak.js, now.js);
+		peak.rss = Math.max(peak.rss, now.rss);
+	}, SAMPLE_EVERY_MS);
+	const result = await run(measure);
+	clearInterval(sampler);
+	global.gc();
+	const after = memory();
+	const { message, description } = result.error ?? {};
+	process.send({ error: result.error && { message, description }, peakJs: peak.js - before.js, peakRss: peak.rss - before.rss, keptJs: after.js - before.js });
+	process.disconnect();
+});
