@@ -97,7 +97,7 @@ describe('a failure answer that echoes the request (a debugging gateway or proxy
 			const text = JSON.stringify(everything(continueOnFail ? result.items : result.error));
 			expect(text).not.toMatch(/dXNlcjpwYXNzd29yZA|4111|5186001700008785|failure; /);
 			const kept = continueOnFail ? (result.items[0].json.error as string) : result.error!.message;
-			expect(kept).toBe(`Bad request: authorization=Basic … card … / … ${'x'.repeat(300 - 'Bad request: authorization=Basic … card … / … '.length)}…`);
+			expect(kept).toBe(`Bad request: authorization=Basic … card … / … ${'x'.repeat(300 - 'Bad request: authorization=Basic … card … / … '.length)}… [item 0]`);
 		}
 	});
 
