@@ -9,8 +9,9 @@
 //   (c) a card payment asked by the model (card.json carries Payment Mode "New Card", which the editor does not offer
 //   in tool mode, and a generous limit, so that only the card rule can refuse it), a stored card without the
 //   customer's confirmation, and one with OTP Only whose CVV the model may not give; (d) the example, its human review
-//   answered in the chat; (e) the sandbox's requests from every refused call; (f) the leak search over what n8n
-//   stored and logged and over everything the stand-in received.
+//   answered in the chat, the stand-in reading the sentences `npm run agent:standin` documents instead of a script;
+//   (e) the sandbox's requests from every refused call; (f) the leak search over what n8n stored and logged and over
+//   everything the stand-in received.
 
 const assert = require('node:assert/strict');
 const path = require('node:path');
@@ -37,6 +38,8 @@ const CREDENTIALS = {
 /** The card the stand-in model gives in (c): the sandbox's approved test card, an expiry and CVV nothing else uses. */
 const CARD = { given: 'by the stand-in model in (c)', cardNumber: '4111111111111111', cardExpMonth: '11', cardExpYear: '31', cardCVV: '987' };
 const REFUND_PATH = '/transaction/refund';
+/** Refund Payment's Maximum Amount per Call in examples/support-agent.json. */
+const LIMIT = 25;
 const FINAL = (message) => message.startsWith('The tool answered:');
 /** The name n8n gives a tool node's tool: its node name with everything but letters, digits, - and _ as _. */
 const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
@@ -79,9 +82,11 @@ function assertRefusal(label, result, says, read) {
 	assertFinalAnswer(result);
 }
 
-/** One message into the example's hosted chat, and the chat's WebSocket for the execution it started. */
-async function say(chatInput, tool, args) {
-	s.model.script(chatInput, { tool: toolName(tool), args });
+/**
+ * One message into the example's hosted chat, and the chat's WebSocket for the execution it started. Unscripted: the
+ * stand-in reads the sentence as `npm run agent:standin` does.
+ */
+async function say(chatInput) {
 	const before = s.sandbox.requests.length;
 	const sessionId = `support-agent-${before}`;
 	const res = await sendMessage(s.chatUrl, { sessionId, chatInput, cookie: `n8n-auth=${s.session.token}` });
@@ -92,15 +97,21 @@ async function say(chatInput, tool, args) {
 
 const refundsSince = (before) => s.sandbox.requests.slice(before).filter((request) => request.apiPath === REFUND_PATH);
 
-/** A refund through the example's chat: the approval request, what happened before the click, then the click. */
+/**
+ * A refund through the example's chat: the approval request (the payment, the amount with its currency, the limit,
+ * and whether the amount is above it), what happened before the click, then the click.
+ */
 async function reviewedRefund(amount, buttonText) {
-	const { paymentId } = s.payment;
-	const said = `Refund ${amount} of payment ${paymentId}`;
-	const chat = await say(said, 'Refund Payment', { paymentId, amount });
+	const { paymentId, currency } = s.payment;
+	const said = `Refund ${amount} ${currency} of payment ${paymentId}`;
+	const chat = await say(said);
 	try {
 		const request = approvalRequest(await chat.socket.next((message) => Boolean(approvalRequest(message))));
 		assert.ok(request, `the chat shows an approval request: ${chat.socket.messages.join(' | ').slice(0, 300)}`);
-		assert.ok(request.text.includes(paymentId) && new RegExp(`\\b${amount}\\b`).test(request.text), `it shows the paymentId and ${amount}: ${request.text}`);
+		log(`the review of a refund of ${amount}: ${request.text.replace(/\n+/g, ' / ')}`);
+		assert.ok(request.text.startsWith(`Refund ${amount} ${currency} of payment ${paymentId}?`), `it shows the amount with its currency and the paymentId: ${request.text}`);
+		assert.ok(request.text.includes(`refunds only payments in ${currency}, at most ${LIMIT} ${currency} per call`), `it shows the limit: ${request.text}`);
+		assert.equal(request.text.includes('this refund is above it'), amount > LIMIT, `it says whether ${amount} is above ${LIMIT}: ${request.text}`);
 		assert.deepEqual(request.buttons.map((button) => button.text).sort(), ['Approve refund', 'Decline']);
 		// The request comes once the execution waits: nothing may have reached the gateway, nor may it while it waits.
 		await sleep(1000);
@@ -109,7 +120,7 @@ async function reviewedRefund(amount, buttonText) {
 		assert.equal(await clickButton(request.buttons.find((button) => button.text === buttonText)), 200, `"${buttonText}" clicked`);
 		const final = await chat.socket.next(FINAL);
 		assert.ok(final, `the agent's final answer reaches the chat: ${chat.socket.messages.join(' | ').slice(0, 300)}`);
-		return { final, refunds: refundsSince(chat.before), answers: s.model.toolAnswers(said) };
+		return { final, refunds: refundsSince(chat.before), answers: s.model.toolAnswers(said), review: request.text };
 	} finally {
 		chat.socket.close();
 	}
@@ -117,7 +128,7 @@ async function reviewedRefund(amount, buttonText) {
 
 step("the packed package in n8n with the stand-in model; support-agent.json imported, the check's agent workflows published", async () => {
 	s.example = require(EXAMPLE_FILE);
-	s.model = await startModel();
+	s.model = await startModel({ understands: true });
 	onCleanUp(() => s.model.close());
 	log(`stand-in model on ${s.model.url}`);
 	const credentials = (sandbox) => [
@@ -233,29 +244,39 @@ check('(d) support-agent.json imported with n8n import:workflow: every node type
 	const ids = stored.nodes.flatMap((node) => Object.values(node.credentials ?? {}).map((credential) => credential.id));
 	assert.equal(ids.length, 3);
 	assert.ok(ids.every((id) => [CREDENTIALS.gateway.id, CREDENTIALS.model.id].includes(id)), ids.join(', '));
-	assert.equal(stored.nodes.find((node) => node.name === 'Refund Payment')?.parameters.toolMaxAmount, 25);
+	assert.equal(stored.nodes.find((node) => node.name === 'Refund Payment')?.parameters.toolMaxAmount, LIMIT);
 });
 
 step('(d) support-agent.json published: its hosted chat answers, and refuses a message without an n8n login (401)', async () => {
 	s.chatUrl = (await s.session.publish(s.example.id, s.example, s.server)).url;
 	log(`its hosted chat answers on ${s.chatUrl}`);
 	assert.equal((await sendMessage(s.chatUrl, { sessionId: 'no-login', chatInput: 'Refund everything' })).status, 401, 'only n8n users chat, and approve');
-	s.payment = await paidPayment(s.sandbox, { amount: 30, receiptId: 'AGENT-EXAMPLE-1' });
+	s.payment = { ...(await paidPayment(s.sandbox, { amount: 30, receiptId: 'AGENT-EXAMPLE-1', currency: 'USD' })), currency: 'USD' };
 });
 
 check("(d) Order Status answered in the chat without a review, with the order's status", async () => {
 	const { orderId } = s.payment;
-	const chat = await say(`What is the status of order ${orderId}?`, 'Order Status', { orderId });
+	const chat = await say(`What is the status of order ${orderId}?`);
 	const answer = await chat.socket.next((message) => FINAL(message) || Boolean(approvalRequest(message)));
 	chat.socket.close();
 	assert.ok(answer && FINAL(answer), `answered without a review: ${answer}`);
 	assert.ok(answer.includes(`"orderId":"${orderId}"`) && answer.includes('"status":"success"'), answer.slice(0, 300));
 });
 
+check('(d) a sentence the stand-in does not read is answered with the two it does, and no tool runs', async () => {
+	const before = s.sandbox.requests.length;
+	const chat = await say('Hello, what can you do?');
+	const answer = await chat.socket.next((message) => message.includes('I understand two sentences') || Boolean(approvalRequest(message)));
+	chat.socket.close();
+	assert.ok(answer?.includes('"What is the status of order <orderId>?"') && answer.includes('"Refund <amount> <currency> of payment <paymentId>"'), `${answer}`);
+	assert.equal(s.sandbox.requests.length, before, 'requests at the sandbox');
+});
+
 check('(d) a refund of 10 approved in the chat: the execution waits for it, then exactly one refund of 10, in the answer', async () => {
 	const approved = await reviewedRefund(10, 'Approve refund');
 	assert.deepEqual(approved.refunds.map((r) => [parseJson(r.body).paymentId, parseJson(r.body).amount]), [[s.payment.paymentId, 10]]);
-	assert.ok(/"refundId":"[^"]+"/.test(approved.final) && approved.final.includes('"amount":10'), approved.final.slice(0, 300));
+	// An OMR amount comes back as the gateway writes it, with its three decimals ("10.000").
+	assert.ok(/"refundId":"[^"]+"/.test(approved.final) && /"amount":"?10(\.0+)?"?[,}]/.test(approved.final), approved.final.slice(0, 300));
 });
 
 check('(d) a refund of 7 declined in the chat: no refund, and the model is told the person rejected it', async () => {

@@ -6,6 +6,8 @@
 // stops everything with Ctrl+C (SIGINT to the command's process group, as a terminal sends it): no process it started
 // may be left, nor a port they listened on. Then once more, warm: a source file that throws when n8n loads it makes
 // n8n's hot reload fail, and npm run dev must stop by itself, with n8n's log line, leaving nothing behind either.
+// Then as a script or a process manager stops it: SIGTERM to the command's own PID (npm's, not its group) once it is
+// ready, and SIGINT to that PID while it is still starting (n8n not up yet); each time nothing may be left either.
 // Source files are put back whatever happens, also on Ctrl+C of this check.
 
 const assert = require('node:assert/strict');
@@ -15,7 +17,7 @@ const path = require('node:path');
 
 const { story } = require('./lib/check');
 const { paths, PACKAGE_NAME } = require('./lib/package');
-const { isListening, listeningPorts, processTree, stillRunning } = require('./lib/process-tree');
+const { isListening, listeningPorts, processesWithEnv, processTree, stillRunning } = require('./lib/process-tree');
 const { freePort, launch, onCleanUp, seconds, sleep, waitUntil } = require('./lib/processes');
 const { nodeItems, OWNER, RestSession } = require('./lib/rest');
 
@@ -90,11 +92,17 @@ function sourceEdit(file) {
 	return { original, change: (text) => fs.writeFileSync(file, text), restore, intact };
 }
 
-/** `npm run dev`, its output kept and shown indented; resolves once its banner is out, with what it started. */
-async function startDev(label) {
+/** `npm run dev`, its output kept and shown indented. */
+function launchDev() {
 	const lines = [];
-	const since = Date.now();
 	const dev = launch('npm', ['run', 'dev'], { cwd: paths.ROOT, env: s.env, stopSignal: 'SIGINT', onLine: (line) => lines.push(line) && console.log(`  | ${line}`) });
+	return { dev, lines };
+}
+
+/** `npm run dev`; resolves once its banner is out, with what it started. */
+async function startDev(label) {
+	const since = Date.now();
+	const { dev, lines } = launchDev();
 	await wait(() => !dev.running() || lines.some((line) => / ready in /.test(line)), READY_TIMEOUT_MS);
 	assert.ok(dev.running() && lines.some((line) => / ready in /.test(line)), `npm run dev prints its ready banner (${dev.running() ? 'no banner' : 'it exited'})`);
 	log(`${label}: ready after ${seconds(since)}`);
@@ -108,11 +116,30 @@ async function startDev(label) {
 	return { dev, lines, urls, started, ports };
 }
 
-/** Once npm run dev has ended: none of the processes it started still runs, none of their ports is open. */
+/**
+ * Once npm run dev has ended: none of the processes it started still runs, none of their ports is open, and no
+ * process carries this check's user folder in its environment (one started after the processes were taken, too).
+ */
 async function assertNothingLeft({ started, ports }) {
-	await wait(() => stillRunning(started).length === 0, 10_000);
-	assert.deepEqual(stillRunning(started).map((entry) => `${entry.pid} ${entry.command.slice(0, 120)}`), [], `processes left of the ${started.length} it started`);
+	const listed = (processes) => processes.map((entry) => `${entry.pid} ${entry.command.slice(0, 120)}`);
+	const withUserFolder = () => processesWithEnv('DEV_USER_FOLDER', s.env.DEV_USER_FOLDER);
+	await wait(() => stillRunning(started).length === 0 && withUserFolder().length === 0, 10_000);
+	assert.deepEqual(listed(stillRunning(started)), [], `processes left of the ${started.length} it started`);
+	assert.deepEqual(listed(withUserFolder()), [], 'processes left with DEV_USER_FOLDER of this check');
 	assert.deepEqual(ports.filter(isListening), [], `ports left open of ${ports.join(', ')}`);
+}
+
+/** The ports npm run dev was told to use: it takes them when they are free, as they are here. */
+const givenPorts = () => [Number(s.env.DEV_N8N_PORT), Number(s.env.DEV_SANDBOX_PORT)];
+
+/** A signal to npm's own PID only, as `kill <pid>` from a script or a process manager sends it; it must end by itself. */
+async function signalOwnPid(dev, lines, signal) {
+	process.kill(dev.pid, signal);
+	const outcome = await exitedWithin(dev, STOP_TIMEOUT_MS);
+	assert.ok(outcome, `npm run dev stopped within ${STOP_TIMEOUT_MS / 1000} s of ${signal} to its PID`);
+	// dev.js stops everything and exits 0; npm then exits 0 as well.
+	assert.equal(outcome.code, 0, `code ${outcome.code}, signal ${outcome.signal}`);
+	assert.ok(lines.some((line) => line.includes('dev: stopping tsc, gulp, n8n and the sandbox')), 'it says that it stops everything');
 }
 
 step('npm run dev prints its ready banner: the editor and sandbox addresses and the login', async () => {
@@ -189,4 +216,30 @@ step("a second start; a source file that throws when loaded fails n8n's hot relo
 check('after the failed reload no process is left, no port open, and the broken source file is as it was', async () => {
 	await assertNothingLeft(s.second);
 	assert.ok(s.router.intact());
+});
+
+step("SIGTERM to npm run dev's own PID once it is ready (as a process manager stops it) stops it without an error", async () => {
+	s.third = await startDev('third start');
+	await signalOwnPid(s.third.dev, s.third.lines, 'SIGTERM');
+});
+
+check('after SIGTERM to its PID no process it started is left, and no port open', async () => {
+	await assertNothingLeft(s.third);
+});
+
+step("SIGINT to npm run dev's own PID while it is still starting (the sandbox up, n8n not yet) stops it without an error", async () => {
+	const { dev, lines } = launchDev();
+	const starting = () => lines.some((line) => line.startsWith('dev: sandbox gateway on'));
+	await wait(() => !dev.running() || starting(), READY_TIMEOUT_MS);
+	assert.ok(dev.running() && starting(), 'npm run dev says that the sandbox is up');
+	// Taken at the signal; n8n and its import command, started after it or not at all, are found by their environment.
+	const started = processTree(dev.pid);
+	s.fourth = { started, ports: [...new Set([...listeningPorts(started), ...givenPorts()])] };
+	log(`fourth start: SIGINT with ${started.length} processes running, listening on ${s.fourth.ports.join(', ')}`);
+	await signalOwnPid(dev, lines, 'SIGINT');
+	assert.ok(!lines.some((line) => / ready in /.test(line)), 'it did not go on to its ready banner');
+});
+
+check('after SIGINT to its PID while starting no process is left, and neither the n8n nor the sandbox port open', async () => {
+	await assertNothingLeft(s.fourth);
 });

@@ -1,6 +1,6 @@
 'use strict';
 
-// `npm run dev`: one command for changing the node, stopped with Ctrl+C.
+// `npm run dev`: one command for changing the node, stopped with Ctrl+C, or SIGINT or SIGTERM to its own PID.
 //
 // - builds the package into a copy that n8n loads as a community package, outside the repository, and rebuilds it on
 //   every change: `tsc --watch`, and `gulp watch` for icons and codex files;
@@ -19,6 +19,10 @@
 // every execution failed after the first reload. It also resolves n8n-workflow as an installed package does, from n8n.
 //
 // The user folder stays between runs (workflows, executions, the owner); DEV_RESET=1 starts from an empty one.
+//
+// The npm script is `exec node scripts/dev.js`: npm runs a script through `sh -c` and passes SIGINT and SIGTERM on
+// to that shell only, which dies of SIGTERM without passing it on (dash does not replace itself with its last
+// command) and left this script and everything it started running. With exec, npm's child is this script.
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -270,6 +274,7 @@ async function stop(code) {
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(0));
 
 main().catch((error) => {
-	console.error(`dev: ${error?.stack ?? error}`);
+	// Once stopping, what main() was waiting for is being taken away: that is not an error to show.
+	if (!stopping) console.error(`dev: ${error?.stack ?? error}`);
 	stop(1);
 });

@@ -4,8 +4,12 @@
 // off) calls, `POST <credential url>/chat/completions`, answered from a script instead of a model, so that a check
 // decides which tool the agent calls with which arguments. Nothing leaves the machine. A conversation is found by a
 // phrase of its user message: before any tool answer the model calls the scripted tool (or several tools in one
-// message, as models ask for parallel tool calls), after it the model answers in words, quoting what the tools said. The shapes are those of the Chat Completions API as the openai client of n8n
+// message, as models ask for parallel tool calls), after it the model answers in words, quoting what the tools said.
+// The shapes are those of the Chat Completions API as the openai client of n8n
 // 2.41.1 reads them: one choice, `tool_calls` with JSON-encoded `arguments`, `finish_reason` "tool_calls" or "stop".
+//
+// Started with `understands` (`npm run agent:standin`, for trying examples/support-agent.json without a model), a
+// message no script matches is read by the two sentences of UNDERSTOOD, and anything else is answered with them.
 
 const { once } = require('node:events');
 const http = require('node:http');
@@ -16,28 +20,68 @@ const { parseJson } = require('../lib/processes');
 /** The text of a message, whether n8n sent it as a string or as content parts. */
 const textOf = (message) => (Array.isArray(message?.content) ? message.content.map((part) => part.text ?? '').join('') : typeof message?.content === 'string' ? message.content : '');
 
-function nextTurn(scripts, body, callId) {
+/** A tool's own arguments: under `toolParameters` for a tool behind human review. */
+const toolArguments = (tool) => tool?.parameters?.properties?.toolParameters?.properties ?? tool?.parameters?.properties ?? {};
+
+/**
+ * What the stand-in reads without a script: a sentence, the tool it calls (the first offered whose arguments fit),
+ * and the arguments; `hitl` are those of a human review in front of the tool (the review message's own `$fromAI`).
+ */
+const UNDERSTOOD = [
+	{
+		example: 'What is the status of order <orderId>?',
+		pattern: /\bstatus of order\s+([^\s?!,;]+)/i,
+		fits: (args) => 'orderId' in args && !('amount' in args),
+		call: ([, orderId]) => ({ args: { orderId } }),
+	},
+	{
+		example: 'Refund <amount> <currency> of payment <paymentId>',
+		pattern: /\brefund\s+(\d+(?:\.\d+)?)\s*([A-Za-z]{3})?\s+of payment\s+([^\s?!,;]+)/i,
+		fits: (args) => 'paymentId' in args && 'amount' in args,
+		call: ([, amount, currency, paymentId]) => ({ args: { paymentId, amount: Number(amount) }, hitl: currency ? { currency: currency.toUpperCase() } : {} }),
+	},
+];
+
+const HELP = `I am the stand-in model of n8n-nodes-payment-gateway, not a language model. I understand two sentences: ${UNDERSTOOD.map((rule) => `"${rule.example}"`).join(' and ')}.`;
+
+/** The scripted call for a message, or with `understands` the call its sentence asks for; undefined for neither. */
+function callFor(scripts, user, offered, understands) {
+	const script = scripts.find(({ phrase }) => user.includes(phrase));
+	if (script) return script;
+	if (!understands) return undefined;
+	for (const rule of UNDERSTOOD) {
+		const match = rule.pattern.exec(user);
+		const tool = match && offered.find((candidate) => rule.fits(toolArguments(candidate)));
+		if (tool) return { calls: [{ tool: tool.name, ...rule.call(match) }] };
+	}
+	return undefined;
+}
+
+function nextTurn(scripts, body, callId, understands) {
 	const messages = body.messages ?? [];
 	const user = textOf(messages.findLast((message) => message.role === 'user'));
-	const script = scripts.find(({ phrase }) => user.includes(phrase));
-	if (!script) return { role: 'assistant', content: `No script for: ${user.slice(0, 80)}` };
+	const offered = (body.tools ?? []).map((tool) => tool.function).filter(Boolean);
+	const script = callFor(scripts, user, offered, understands);
+	if (!script) return { role: 'assistant', content: understands ? HELP : `No script for: ${user.slice(0, 80)}` };
 	const answered = messages.filter((message) => message.role === 'tool');
 	if (answered.length) return { role: 'assistant', content: `The tool answered: ${answered.map(textOf).join(' | ')}` };
-	const offered = (body.tools ?? []).map((tool) => tool.function);
 	const toolCalls = [];
-	for (const [index, { tool: name, args }] of script.calls.entries()) {
-		const tool = offered.find((candidate) => candidate?.name === name);
-		if (!tool) return { role: 'assistant', content: `The tool ${name} is not offered (offered: ${offered.map((t) => t?.name).join(', ')})` };
+	for (const [index, { tool: name, args, hitl }] of script.calls.entries()) {
+		const tool = offered.find((candidate) => candidate.name === name);
+		if (!tool) return { role: 'assistant', content: `The tool ${name} is not offered (offered: ${offered.map((t) => t.name).join(', ')})` };
 		// As a model follows the schema: a tool behind human review takes its own arguments under toolParameters.
-		const given = tool.parameters?.properties?.toolParameters ? { toolParameters: args, hitlParameters: {} } : args;
+		const given = tool.parameters?.properties?.toolParameters ? { toolParameters: args, hitlParameters: hitl ?? {} } : args;
 		const id = index === 0 ? callId : `${callId}_${index}`;
 		toolCalls.push({ id, type: 'function', function: { name, arguments: JSON.stringify(given) } });
 	}
 	return { role: 'assistant', content: null, tool_calls: toolCalls };
 }
 
-/** Starts the stand-in on a free port: { url (the credential's base URL), requests, script(), conversation(), toolAnswers(), close() }. */
-async function startModel() {
+/**
+ * Starts the stand-in on `port` (a free one by default): { url (the credential's base URL), requests, script(),
+ * conversation(), toolAnswers(), close() }. `understands`: read the sentences of UNDERSTOOD when no script matches.
+ */
+async function startModel({ port = 0, understands = false } = {}) {
 	const scripts = [];
 	const requests = [];
 	const server = http.createServer(async (req, res) => {
@@ -50,18 +94,18 @@ async function startModel() {
 		if (req.method !== 'POST' || !path.endsWith('/chat/completions') || !body) return send(404, { error: { message: `the stand-in model does not answer ${req.method} ${path}` } });
 		// A streamed answer is another format; the checks' workflows do not stream, so saying so is enough.
 		if (body.stream) return send(400, { error: { message: 'the stand-in model does not stream' } });
-		const message = nextTurn(scripts, body, `call_${requests.length}`);
+		const message = nextTurn(scripts, body, `call_${requests.length}`, understands);
 		const choice = { index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop', logprobs: null };
 		const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 		send(200, { id: `chatcmpl-stand-in-${Date.now()}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model, choices: [choice], usage });
 	});
 	const conversation = (phrase) => requests.filter(({ body }) => textOf(body?.messages?.find((message) => message.role === 'user')).includes(phrase));
-	await once(server.listen(0, '127.0.0.1'), 'listening');
+	await once(server.listen(port, '127.0.0.1'), 'listening');
 	return {
 		url: `http://127.0.0.1:${server.address().port}/v1`,
 		requests,
-		/** The conversation whose user message holds `phrase`: call `tool` with `args` (or every one of `calls` at once), then answer. */
-		script: (phrase, { tool, args, calls = [{ tool, args }] }) => scripts.push({ phrase, calls }),
+		/** The conversation whose user message holds `phrase`: call `tool` with `args` (`hitl`: its review's; or every one of `calls` at once), then answer. */
+		script: (phrase, { tool, args, hitl, calls = [{ tool, args, hitl }] }) => scripts.push({ phrase, calls }),
 		/** The chat-completion requests of that conversation, in order. */
 		conversation,
 		/** What n8n gave the model as the tools' answers in that conversation (the `tool` messages), in order. */
@@ -70,4 +114,4 @@ async function startModel() {
 	};
 }
 
-module.exports = { startModel, textOf };
+module.exports = { startModel, textOf, UNDERSTOOD };

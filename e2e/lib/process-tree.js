@@ -33,6 +33,20 @@ function processTree(rootPid) {
 /** Those of `processes` that still run: same pid, same start time, not a zombie waiting to be reaped. */
 const stillRunning = (processes) => processes.filter(({ pid, start }) => statFields(pid)?.[19] === start && statFields(pid)[0] !== 'Z');
 
+/**
+ * Every running process whose environment holds `name=value`, wherever it was re-parented to: what a command
+ * started, also what it started after it was told to stop, is told by a variable given only to that command.
+ */
+function processesWithEnv(name, value) {
+	const marker = `${name}=${value}`;
+	return fs
+		.readdirSync('/proc')
+		.filter((pid) => /^\d+$/.test(pid) && (read(`/proc/${pid}/environ`) ?? '').split('\0').includes(marker))
+		.map((pid) => ({ pid: Number(pid), fields: statFields(pid) }))
+		.filter(({ fields }) => fields && fields[0] !== 'Z')
+		.map(({ pid }) => ({ pid, command: (read(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ').trim() }));
+}
+
 /** Every listening TCP socket of this network namespace (state 0A): { port, inode }. */
 const listeningSockets = () =>
 	['/proc/net/tcp', '/proc/net/tcp6']
@@ -50,4 +64,4 @@ function listeningPorts(processes) {
 
 const isListening = (port) => listeningSockets().some((socket) => socket.port === port);
 
-module.exports = { processTree, stillRunning, listeningPorts, isListening };
+module.exports = { processTree, stillRunning, processesWithEnv, listeningPorts, isListening };

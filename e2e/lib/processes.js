@@ -74,16 +74,25 @@ function launch(command, args, { cwd, env = process.env, logFile, onLine, inheri
 	});
 	const entry = { stopLast, stop: (graceMs) => stop(graceMs) };
 	children.add(entry);
-	exited.then(() => children.delete(entry));
+	let closed = false;
+	exited.then(() => {
+		closed = true;
+		children.delete(entry);
+	});
 	const running = () => child.exitCode === null && child.signalCode === null && child.pid !== undefined;
+	// Started after clean-up began (a signal while a script was still starting things): stopped at once, not left.
+	if (cleaning) stop(10_000);
 	async function stop(graceMs = 30_000) {
-		if (!running()) return exited;
+		// Also once it has exited: a process it left in its group may hold its output open, and it never closes.
+		if (closed || child.pid === undefined) return exited;
 		const since = Date.now();
 		signalGroup(child, stopSignal);
 		let outcome = await Promise.race([exited, sleep(graceMs)]);
 		if (!outcome) {
 			signalGroup(child, 'SIGKILL');
-			outcome = { ...(await exited), killed: true };
+			// One holding its output from a group of its own outlives that: not waited for beyond another grace time.
+			const ended = await Promise.race([exited, sleep(graceMs)]);
+			outcome = { ...(ended ?? { code: child.exitCode, signal: child.signalCode }), killed: true };
 		}
 		if (name) log(`${name} stopped (${seconds(since)}, ${outcome.killed ? `killed after ${stopSignal} timed out` : (outcome.signal ?? `exit ${outcome.code}`)})`);
 		return outcome;
@@ -165,10 +174,19 @@ let cleaning;
  * not see the sandbox go away and report that as its own failure. Safe to call more than once.
  */
 function cleanUp() {
-	const stopAll = (last) => Promise.all([...children].filter((entry) => entry.stopLast === last).map((entry) => entry.stop(10_000)));
+	const stopped = new Set();
+	const stopAll = (last) =>
+		Promise.all(
+			[...children]
+				.filter((entry) => entry.stopLast === last && !stopped.has(entry))
+				.map((entry) => stopped.add(entry) && entry.stop(10_000)),
+		);
 	cleaning ??= (async () => {
-		await stopAll(false);
-		await stopAll(true);
+		// Until each was stopped once: a child started while others were stopping is stopped too.
+		while ([...children].some((entry) => !stopped.has(entry))) {
+			await stopAll(false);
+			await stopAll(true);
+		}
 		for (const fn of cleanUps.reverse()) await Promise.resolve().then(fn).catch(() => {});
 	})();
 	return cleaning;

@@ -50,7 +50,7 @@ async function withSandbox(body: (own: Sandbox) => Promise<void>) {
 }
 
 describe('the Timeout option bounds every request, and the error names the operation and the time-out', () => {
-	const timedOut = (label: string, timeout = TIMEOUT) => `${label}: the gateway did not answer within the time-out of ${timeout} ms`;
+	const timedOut = (label: string, timeout = TIMEOUT) => `${label}: the gateway did not answer within the time-out of ${timeout} ms [item 0]`;
 	const slow: Array<[string, FaultOptions | 'trickle']> = [
 		['a connection that hangs', { kind: 'hang' }],
 		['a body at 5 bytes a second (16 s for the whole answer)', { kind: 'slow-body' }],

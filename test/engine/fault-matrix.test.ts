@@ -79,6 +79,9 @@ function failureOf(run: CellRun, mode: Mode): Failure {
 	return { message: json.error, description: json.description, resCode: json.resCode, code: json.code };
 }
 
+/** The failures of the node name the item (the middle one); the trigger's re-check is of no item. */
+const namedItem = (cell: Cell) => cell.operation.kind !== 'trigger';
+
 const WHAT_TO_DO = /\b(check|run again|raise|lower|try|contact|fix|ask|wait|delete|offer)\b/i;
 const CHECK_STATUS_FIRST = /before[^.]*again.*Status → Get by (Order|Payment) ID|Status → Get by (Order|Payment) ID[^.]*before/i;
 const UNREADABLE = new Set(['endless', 'truncated', 'empty', 'huge', 'deep']);
@@ -96,6 +99,10 @@ const REQUIREMENTS = {
 	namesOnlyItsOptions(cell: Cell, failure: Failure) {
 		if (cell.operation.kind !== 'read') expect(failure.description).not.toMatch(/Max Retries|Concurrency/);
 	},
+	/** The node names the failed item at the end of the message, as n8n's nodes do; the trigger's re-check has none. */
+	namesTheItem(cell: Cell, failure: Failure) {
+		expect(failure.message).toMatch(namedItem(cell) ? / \[item 1\]$/ : /^(?![\s\S]*\[item)/);
+	},
 };
 
 function expectFailure(cell: Cell, failure: Failure) {
@@ -103,7 +110,8 @@ function expectFailure(cell: Cell, failure: Failure) {
 	expect(failure.message).toEqual(expect.any(String));
 	expect(failure.description).toMatch(WHAT_TO_DO);
 	if (fault.timesOut) {
-		expect(failure.message).toBe(`${operation.label}: the gateway did not answer within the time-out of ${TIMEOUT} ms`);
+		const item = namedItem(cell) ? ' [item 1]' : '';
+		expect(failure.message).toBe(`${operation.label}: the gateway did not answer within the time-out of ${TIMEOUT} ms${item}`);
 	}
 	if (operation.kind === 'write' && !fault.refusedUnprocessed) expect(failure.description).toMatch(CHECK_STATUS_FIRST);
 	for (const requirement of Object.values(REQUIREMENTS)) requirement(cell, failure);

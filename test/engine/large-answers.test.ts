@@ -49,10 +49,10 @@ async function measuredInChild(parameters: object, fault: FaultOptions & { match
 
 describe('answers too large or too deep are not read: a clear error, memory bounded', () => {
 	const cases: Array<[string, FaultOptions, RegExp]> = [
-		['64 MiB of valid JSON', { kind: 'huge', sizeBytes: 64 * MIB }, /an answer larger than 1 MiB, which was not read$/],
-		['JSON nested 100,000 deep', { kind: 'deep', depth: 100_000 }, /nested deeper than 64 levels, which was not read$/],
-		['JSON nested 400,000 deep (800 kB, under the size limit)', { kind: 'deep', depth: 400_000 }, /nested deeper than 64 levels, which was not read$/],
-		['a body that never ends', { kind: 'endless' }, /an answer larger than 1 MiB, which was not read$/],
+		['64 MiB of valid JSON', { kind: 'huge', sizeBytes: 64 * MIB }, /an answer larger than 1 MiB, which was not read \[item 0\]$/],
+		['JSON nested 100,000 deep', { kind: 'deep', depth: 100_000 }, /nested deeper than 64 levels, which was not read \[item 0\]$/],
+		['JSON nested 400,000 deep (800 kB, under the size limit)', { kind: 'deep', depth: 400_000 }, /nested deeper than 64 levels, which was not read \[item 0\]$/],
+		['a body that never ends', { kind: 'endless' }, /an answer larger than 1 MiB, which was not read \[item 0\]$/],
 	];
 	for (const operation of [READ, WRITE]) {
 		it.each(cases)(`${operation.label}: %s`, async (_name, fault, message) => {

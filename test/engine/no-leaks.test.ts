@@ -287,7 +287,7 @@ describe('nothing secret leaves the node', () => {
 		);
 		// Said in words: n8n would rewrite a message naming ECONNREFUSED into its own generic text.
 		expect(refused.error?.message).toBe(
-			'Transaction → Initiate: could not reach the payment gateway (the connection was refused)',
+			'Transaction → Initiate: could not reach the payment gateway (the connection was refused) [item 0]',
 		);
 
 		sandbox.setLatency(1500);

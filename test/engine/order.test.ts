@@ -79,7 +79,7 @@ describe('order.create: gateway errors', () => {
 		const result = await runNode(sandbox, orderParameters({ amount: 401.01 }));
 		expect(result.status).toBe('error');
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('Internal server error');
+		expect(result.error?.message).toBe('Internal server error [item 0]');
 		expect(result.error?.httpCode).toBe('401');
 		expect(result.error?.context?.resCode).toBe(401);
 		expect(sandbox.requests).toHaveLength(1);
@@ -91,7 +91,7 @@ describe('order.create: gateway errors', () => {
 			credentials: { clientSecret: 'not-the-secret' },
 		});
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('Invalid or inactive client credentials');
+		expect(result.error?.message).toBe('Invalid or inactive client credentials [item 0]');
 		expect(result.error?.httpCode).toBe('401');
 		expect(result.error?.description).toMatch(/Client ID and Client Secret/);
 		expect(sandbox.requests).toHaveLength(1);
@@ -102,7 +102,7 @@ describe('order.create: gateway errors', () => {
 		const result = await runNode(sandbox, orderParameters(), [{}], {
 			credentials: { clientId: sandbox.clients.inactive.clientId, clientSecret: sandbox.clients.inactive.clientSecret },
 		});
-		expect(result.error?.message).toBe('Invalid or inactive client credentials');
+		expect(result.error?.message).toBe('Invalid or inactive client credentials [item 0]');
 		expect(result.error?.httpCode).toBe('401');
 		expect(sandbox.requests).toHaveLength(1);
 		expect(sandbox.requests[0].clientId).toBe(sandbox.clients.inactive.clientId);
@@ -111,7 +111,7 @@ describe('order.create: gateway errors', () => {
 	it('422 "Incorrect UI mode" when an expression sets another uiMode', async () => {
 		const result = await runNode(sandbox, orderParameters({ uiMode: '={{ "embedded" }}' }));
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('Incorrect UI mode');
+		expect(result.error?.message).toBe('Incorrect UI mode [item 0]');
 		expect(result.error?.httpCode).toBe('422');
 		expect(result.error?.description).toMatch(/checkout/);
 		expect(sandbox.requests).toHaveLength(1);
@@ -128,7 +128,7 @@ describe('order.create: gateway errors', () => {
 		expect(result.items).toHaveLength(3);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(result.items[0].json.orderId).toMatch(/^wb-/);
-		expect(result.items[1].json).toMatchObject({ error: 'Internal server error', resCode: 401 });
+		expect(result.items[1].json).toMatchObject({ error: 'Internal server error [item 1]', resCode: 401 });
 		expect(result.items[1].json.orderId).toBeUndefined();
 		expect(result.items[2].json).toMatchObject({ amount: 12, orderId: expect.stringMatching(/^wb-/) });
 	});
@@ -212,7 +212,7 @@ describe('order.createCheckout (long path, checkout base URL)', () => {
 		const result = await runNode(sandbox, checkoutParameters({ amount: 400.01, additionalFields: { receiptId: 'CO-FAIL' } }));
 		expect(result.status).toBe('error');
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('Order failed');
+		expect(result.error?.message).toBe('Order failed [item 0]');
 		expect(result.error?.httpCode).toBe('400');
 		expect(result.error?.context?.resCode).toBe(400);
 		expect(sandbox.requests).toHaveLength(1);
@@ -223,7 +223,7 @@ describe('order.createCheckout (long path, checkout base URL)', () => {
 		const result = await runNode(sandbox, checkoutParameters({ amount: 400.01 }), [{}], { continueOnFail: true });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([
-			{ json: expect.objectContaining({ error: 'Order failed', resCode: 400 }), pairedItem: { item: 0 } },
+			{ json: expect.objectContaining({ error: 'Order failed [item 0]', resCode: 400 }), pairedItem: { item: 0 } },
 		]);
 	});
 

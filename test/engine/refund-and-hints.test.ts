@@ -64,7 +64,7 @@ describe('Transaction → Refund: the whole payment or an amount', () => {
 
 	it('an unknown payment: the read fails with the gateway’s message and code, and no refund is sent', async () => {
 		const result = await runNode(sandbox, refund('PAY00000000000000000000000000000000', { refundType: 'full' }));
-		expect(result.error?.message).toBe('Payment not found');
+		expect(result.error?.message).toBe('Payment not found [item 0]');
 		expect(result.error?.context?.resCode).toBe(404);
 		expect(result.error?.description).toMatch(/does not know this identifier/);
 		expect(refundsSent()).toEqual([]);

@@ -121,7 +121,7 @@ it('create order → pay with a stored card → authenticate → status → list
 	// 7. Deleting again is the gateway's 404.
 	const again = await runNode(sandbox, deleteParameters, jsonOf(listed));
 	expect(again.status).toBe('error');
-	expect(again.error?.message).toBe('Card not found or already deleted');
+	expect(again.error?.message).toBe('Card not found or already deleted [item 0]');
 	expect(again.error?.context?.resCode).toBe(404);
 
 	// Every API request of the story was signed with the active client and accepted, except the last delete.

@@ -157,6 +157,18 @@ describe('transaction.initiate: refused inputs', () => {
 		expect(sandbox.requests).toEqual([]);
 	});
 
+	it('an expired card is refused in a sentence naming both expiry fields and the item', async () => {
+		const orderId = await createOrder(sandbox);
+		sandbox.clearLog();
+
+		const result = await runNode(sandbox, initiateParameters(orderId, { cardExpMonth: '12', cardExpYear: lastYear }));
+
+		expect(result.error?.message).toBe(
+			'Expiry Year (cardExpYear) and Expiry Month (cardExpMonth) are in the past: the card has expired [item 0]',
+		);
+		expect(sandbox.requests).toEqual([]);
+	});
+
 	it('a required parameter left empty in the editor stops the workflow before it runs', async () => {
 		const orderId = await createOrder(sandbox);
 		sandbox.clearLog();

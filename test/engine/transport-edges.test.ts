@@ -73,7 +73,7 @@ describe('a failure answer that echoes the request (a debugging gateway or proxy
 			const text = JSON.stringify(material);
 			expect(text).not.toMatch(/authorization|"request"|X-Signature/i);
 			const failure = continueOnFail ? result.items[0].json : result.error!;
-			expect(continueOnFail ? failure.error : failure.message).toBe('Internal Server Error');
+			expect(continueOnFail ? failure.error : failure.message).toBe('Internal Server Error [item 0]');
 			expect(continueOnFail ? failure.resCode : (failure.context as IDataObject).resCode).toBe(500);
 		}
 	});
@@ -84,7 +84,7 @@ describe('a failure answer that echoes the request (a debugging gateway or proxy
 		const message = `Upstream refused: Authorization: Basic ${basic}; secret=${clientSecret}`;
 		sandbox.injectFault({ match: '/order', status: 502, body: { resCode: 502, status: 'failure', message } });
 		const result = await runNode(sandbox, orderParameters());
-		expect(result.error?.message).toBe('Upstream refused: Authorization: Basic …; secret=…');
+		expect(result.error?.message).toBe('Upstream refused: Authorization: Basic …; secret=… [item 0]');
 		expect(findLeaks(runMaterial(result, 'Payment Gateway'), terms())).toEqual([]);
 	});
 
@@ -97,7 +97,7 @@ describe('a failure answer that echoes the request (a debugging gateway or proxy
 			const text = JSON.stringify(everything(continueOnFail ? result.items : result.error));
 			expect(text).not.toMatch(/dXNlcjpwYXNzd29yZA|4111|5186001700008785|failure; /);
 			const kept = continueOnFail ? (result.items[0].json.error as string) : result.error!.message;
-			expect(kept).toBe(`Bad request: authorization=Basic … card … / … ${'x'.repeat(300 - 'Bad request: authorization=Basic … card … / … '.length)}…`);
+			expect(kept).toBe(`Bad request: authorization=Basic … card … / … ${'x'.repeat(300 - 'Bad request: authorization=Basic … card … / … '.length)}… [item 0]`);
 		}
 	});
 
@@ -114,7 +114,7 @@ describe('a failure answer that echoes the request (a debugging gateway or proxy
 		sandbox.injectFault({ match: '/order', status: 503, body });
 		const result = await runNode(sandbox, orderParameters());
 		const seen = JSON.stringify(everything(result.error));
-		expect(result.error?.message).toBe('Down for maintenance');
+		expect(result.error?.message).toBe('Down for maintenance [item 0]');
 		expect(seen).not.toMatch(/at handler|"config"|"trace"/);
 	});
 });

@@ -154,7 +154,7 @@ describe('running untuned (no options set)', () => {
 		sandbox.clearLog();
 		const result = await runNode(sandbox, { ...statusRead, orderId: payment.orderId }, [{}], viaProxy(typeVersion));
 		expect(sandbox.requests.map((request) => String(request.status))).toEqual(statuses);
-		if (typeVersion === 1) expect(result.error?.message).toBe('Too many requests');
+		if (typeVersion === 1) expect(result.error?.message).toBe('Too many requests [item 0]');
 		else expect(result.items[0].json).toMatchObject({ orderId: payment.orderId });
 	}, 30_000);
 

@@ -38,29 +38,41 @@ const operations: { [R in Resource]: Record<PaymentGatewayMap[R], OperationModul
 type ItemError = NodeApiError | NodeOperationError;
 
 /**
- * Any failure as the error n8n shows: the field or credential named, nothing of the value repeated. Without an item
- * (the editor's card list), the message names none.
+ * Any failure as the error n8n shows, also as an error item's `error`: the field or credential named, nothing of the
+ * value repeated, and the item named at the end of the message (`[item N]`, as n8n's own nodes do), the gateway's
+ * failures too. Without an item (the editor's card list) the message names none; a refusal in tool mode, always of
+ * the one item of a call, neither.
  */
 export function toNodeError(node: INode, error: unknown, itemIndex?: number): ItemError {
-	const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
+	if (error instanceof ToolRefusal) {
+		return new NodeOperationError(node, error.message, { itemIndex, description: error.advice });
+	}
+	return namingItem(itemError(node, error, itemIndex), itemIndex);
+}
+
+function itemError(node: INode, error: unknown, itemIndex?: number): ItemError {
 	const forItem = itemIndex === undefined ? '' : ' for this item';
 	if (error instanceof InvalidCredential) {
-		return new NodeOperationError(node, `The credential's ${error.field} ${error.problem}${item}`, {
+		return new NodeOperationError(node, `The credential's ${error.field} ${error.problem}`, {
 			itemIndex,
 			description: `Fix ${error.field} in the Payment Gateway API credential. Nothing was sent to the gateway${forItem}.`,
 		});
 	}
-	if (error instanceof ToolRefusal) {
-		return new NodeOperationError(node, error.message, { itemIndex, description: error.advice });
-	}
 	if (error instanceof InvalidInput) {
-		return new NodeOperationError(node, `${error.field} ${error.problem}${item}`, {
+		return new NodeOperationError(node, `${error.field} ${error.problem}`, {
 			itemIndex,
 			description: `Fix ${error.field}${itemIndex === undefined ? '' : ` for item ${itemIndex}`}. Nothing was sent to the gateway${forItem}.`,
 		});
 	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+}
+
+/** The one place that puts `[item N]` at the end of a message. */
+function namingItem(error: ItemError, itemIndex?: number): ItemError {
+	const suffix = ` [item ${itemIndex}]`;
+	if (itemIndex !== undefined && !error.message.endsWith(suffix)) error.message += suffix;
+	return error;
 }
 
 /**
@@ -92,7 +104,7 @@ function errorItem(ctx: IExecuteFunctions, error: ItemError, itemIndex: number):
 function retryOnFailRefusal(node: INode, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(
 		node,
-		`This node must not run with Retry On Fail: n8n would send every item again after a failure, and orders, payments or refunds that went through would be made twice. Nothing was sent. [item ${itemIndex}]`,
+		`This node must not run with Retry On Fail: n8n would send every item again after a failure, and orders, payments or refunds that went through would be made twice. Nothing was sent.`,
 		{
 			itemIndex,
 			description:

@@ -106,6 +106,10 @@ export function validateAmount(field: string, value: unknown, digits = 2, unit =
 	let decimals: number;
 	if (typeof value === 'string') {
 		const text = value.trim();
+		// "12,50" and "1,250.00" are how many people write amounts; the comma is what is wrong, not the number.
+		if (/^[\d.,]*,[\d.,]*$/.test(text) && /\d/.test(text)) {
+			throw new InvalidInput(field, 'has a comma: write it with a decimal point and no thousands separator, like 1250.50');
+		}
 		if (!/^\d+(\.\d+)?$/.test(text)) throw new InvalidInput(field, 'must be a number greater than 0, like 25.50');
 		amount = Number(text);
 		decimals = decimalsOf(text);
@@ -203,7 +207,7 @@ export function validateExpiry(
 	const fullYear = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
 	const currentYear = now.getUTCFullYear();
 	if (fullYear < currentYear || (fullYear === currentYear && month < now.getUTCMonth() + 1))
-		throw new InvalidInput(yearField, 'the card has expired (expiry month and year are in the past)');
+		throw new InvalidInput(yearField, `and ${monthField} are in the past: the card has expired`);
 	if (fullYear > currentYear + 50) throw new InvalidInput(yearField, 'is too far in the future');
 	return { month: String(month).padStart(2, '0'), year: String(fullYear % 100).padStart(2, '0') };
 }

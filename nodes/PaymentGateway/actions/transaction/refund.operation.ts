@@ -107,7 +107,7 @@ function wholeAmount(ctx: IExecuteFunctions, payment: IDataObject, settings: Cal
 		const why = /refund/i.test(status)
 			? `it is ${status.replace(/_/g, ' ')} already, and the gateway does not say how much is left`
 			: `its status is "${status || 'unknown'}", and only a successful payment can be refunded`;
-		throw new NodeOperationError(ctx.getNode(), `The whole payment cannot be refunded: ${why} [item ${settings.itemIndex}]`, {
+		throw new NodeOperationError(ctx.getNode(), `The whole payment cannot be refunded: ${why}`, {
 			itemIndex: settings.itemIndex,
 			description:
 				'No refund was sent; the payment was only read. To give back part of a payment refunded before, choose Refund: An Amount, and check what is left with Status → Get by Payment ID.',

@@ -1,0 +1,48 @@
+// Every link from one of the project's documents to a section (`file.md#section`, or `#section` within the same file)
+// names a section that file has, as GitHub makes the anchors from its headings; and every file it names exists.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const SKIP = new Set(['node_modules', 'dist', '.e2e', '.git']);
+
+function documents(dir: string): string[] {
+	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		if (SKIP.has(entry.name)) return [];
+		const full = path.join(dir, entry.name);
+		if (entry.isDirectory()) return documents(full);
+		return entry.name.endsWith('.md') ? [full] : [];
+	});
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation but `-` and `_` dropped, spaces as `-`, repeats numbered. */
+function anchorsOf(file: string): Set<string> {
+	const anchors = new Set<string>();
+	const seen = new Map<string, number>();
+	let fenced = false;
+	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+		if (line.startsWith('```')) fenced = !fenced;
+		const heading = fenced ? null : /^#{1,6}\s+(.*)$/.exec(line);
+		if (!heading) continue;
+		const slug = heading[1].trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+		const count = seen.get(slug);
+		seen.set(slug, (count ?? -1) + 1);
+		anchors.add(count === undefined ? slug : `${slug}-${count + 1}`);
+	}
+	return anchors;
+}
+
+test("links to a document's section name a section it has", () => {
+	const broken: string[] = [];
+	const files = documents(ROOT);
+	expect(files.length).toBeGreaterThan(5);
+	for (const file of files) {
+		for (const [, target, anchor] of fs.readFileSync(file, 'utf8').matchAll(/\]\(([^()\s#]*\.md)?#([^()\s]+)\)/g)) {
+			const linked = target ? path.resolve(path.dirname(file), target) : file;
+			const where = `${path.relative(ROOT, file)} → ${path.relative(ROOT, linked)}#${anchor}`;
+			if (!fs.existsSync(linked)) broken.push(`${where} (no such file)`);
+			else if (!anchorsOf(linked).has(anchor)) broken.push(where);
+		}
+	}
+	expect(broken).toEqual([]);
+});
