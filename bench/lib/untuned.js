@@ -17,12 +17,15 @@ async function httpRequestNode() {
 	return requireFromN8n(file).HttpRequest;
 }
 
-/** HTTP Request with its defaults, sending the node's request: the signed headers as fixed header parameters. */
-async function httpRequestStatusOfAll(sandbox, headers, orderIds) {
-	const HttpRequest = await httpRequestNode();
+/**
+ * n8n's HTTP Request node with its defaults, sending the node's request (the signed headers as fixed header parameters)
+ * for every order; its output items. `continueOnFail`: the failed requests' items come back too.
+ */
+async function httpRequestRun(sandbox, headers, orderIds, { continueOnFail = false } = {}) {
 	const result = await runWorkflow({
-		nodeType: HttpRequest,
+		nodeType: await httpRequestNode(),
 		packageName: 'n8n-nodes-base',
+		continueOnFail,
 		parameters: {
 			method: 'GET',
 			url: sandbox.checkoutBaseUrl + CHECK_STATUS_PATH,
@@ -35,7 +38,11 @@ async function httpRequestStatusOfAll(sandbox, headers, orderIds) {
 		items: orderIds.map((orderId) => ({ orderId })),
 	});
 	if (result.error) throw new Error(`the HTTP Request node failed: ${result.error.message}`);
-	return statusesInOrder('the HTTP Request node', result.items, orderIds);
+	return result.items;
+}
+
+async function httpRequestStatusOfAll(sandbox, headers, orderIds) {
+	return statusesInOrder('the HTTP Request node', await httpRequestRun(sandbox, headers, orderIds), orderIds);
 }
 
 /** The node at a given typeVersion, only the order id set: no options at all. */
@@ -49,4 +56,4 @@ async function untunedStatusOfAll(sandbox, orderIds, typeVersion) {
 	return statusesInOrder('the node', items, orderIds);
 }
 
-module.exports = { httpRequestNode, httpRequestStatusOfAll, untunedStatusOfAll };
+module.exports = { httpRequestRun, httpRequestStatusOfAll, untunedStatusOfAll };
