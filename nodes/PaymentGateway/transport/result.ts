@@ -1,7 +1,8 @@
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
 import { isPlainObject } from '../helpers/json';
-import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage, knownFailureFields, offersRetries } from './errors';
+import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage, offersRetries } from './errors';
+import { knownFailureFields } from './failureFields';
 import type { GatewayCall } from './types';
 import { isWrite } from './types';
 
