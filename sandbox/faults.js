@@ -106,6 +106,15 @@ const KINDS = {
 			});
 		},
 	},
+	// A gateway, a proxy or a wrong Base URL answering with a redirect: to `location` (another origin, or plain
+	// http://), or by default to the request's own address, as a redirect loop does.
+	redirect: {
+		processed: false,
+		respond({ sendRaw, req }, fault) {
+			const location = fault.location ?? req.url;
+			sendRaw(fault.status, 'text/html; charset=utf-8', `<a href="${location}">Moved</a>\n`, { Location: location });
+		},
+	},
 	'truncated-json': {
 		processed: true,
 		respond({ sendRaw }, fault, result) {
@@ -138,8 +147,8 @@ const KINDS = {
 	},
 };
 
-const WITH_STATUS = new Set(['status', 'html', 'failure-envelope', 'echo']);
-const DEFAULT_STATUS = { html: 502, 'failure-envelope': 503, echo: 500 };
+const WITH_STATUS = new Set(['status', 'html', 'failure-envelope', 'echo', 'redirect']);
+const DEFAULT_STATUS = { html: 502, 'failure-envelope': 503, echo: 500, redirect: 302 };
 
 const positiveInteger = (v) => Number.isInteger(v) && v > 0;
 const httpStatus = (v) => Number.isInteger(v) && v >= 100 && v <= 599;
@@ -168,6 +177,13 @@ function normalizeFault(options = {}) {
 		fault.retryAfter = retryAfter;
 	}
 	if (body !== undefined) fault.body = body;
+	if (kind === 'redirect') {
+		if (!(fault.status >= 300 && fault.status < 400)) throw new TypeError('status of a redirect must be 3xx');
+		if (options.location !== undefined) {
+			if (typeof options.location !== 'string' || options.location === '') throw new TypeError('location must be a URL');
+			fault.location = options.location;
+		}
+	}
 	if (kind === 'slow-body') {
 		fault.bytesPerSecond = options.bytesPerSecond ?? 5;
 		if (!(typeof fault.bytesPerSecond === 'number' && fault.bytesPerSecond > 0)) {

@@ -43,6 +43,7 @@ export type FaultKind =
 	| 'html'
 	| 'failure-envelope'
 	| 'echo'
+	| 'redirect'
 	| 'truncated-json'
 	| 'empty'
 	| 'huge'
@@ -84,8 +85,13 @@ export interface FaultOptions {
 	method?: string;
 	/** Default 'status' (then `status` is required). */
 	kind?: FaultKind;
-	/** HTTP status ('status', 'html': default 502, 'echo': default 500) or resCode ('failure-envelope': default 503). */
+	/**
+	 * HTTP status ('status', 'html': default 502, 'echo': default 500, 'redirect': a 3xx, default 302) or resCode
+	 * ('failure-envelope': default 503).
+	 */
 	status?: number;
+	/** 'redirect': the Location sent; default the request's own path (a redirect loop). */
+	location?: string;
 	/** Default 1. */
 	count?: number;
 	/** Seconds or an HTTP date, sent as Retry-After ('status', 'html', 'failure-envelope'). */
@@ -102,6 +108,7 @@ export interface FaultOptions {
 
 export interface PendingFault extends Required<Pick<FaultOptions, 'match' | 'kind' | 'count'>> {
 	method?: string;
+	location?: string;
 	status?: number;
 	retryAfter?: number | string;
 	body?: unknown;

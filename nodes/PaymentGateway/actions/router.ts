@@ -13,6 +13,7 @@ import { openGateway } from '../transport/request';
 import { AdaptiveLimit, Pace } from '../transport/adaptiveLimit';
 import { InvalidCredential } from '../validation/credential';
 import { InvalidInput } from '../validation/input';
+import { withBoundedParameters } from './boundedParameters';
 import type { OperationModule } from './common';
 import { MAX_CONCURRENCY } from './common';
 import { repeatableDefaults } from './versions';
@@ -220,6 +221,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	let gateway: Promise<Gateway> | undefined;
 	const gatewayOnce = async () => await (gateway ??= openGateway(this, pace));
 
+	// Every parameter an operation reads is bounded in length at this one entry (boundedParameters.ts).
+	const context = withBoundedParameters(this, operationModule.description);
 	const refuseRetries = sendsOnce && node.retryOnFail === true;
 	const refuseExecutionRetry = sendsOnce && inRetriedExecution(this);
 	const results: INodeExecutionData[][] = new Array(items.length);
@@ -234,7 +237,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			try {
 				if (refuseRetries) throw retryOnFailRefusal(node, itemIndex);
 				if (refuseExecutionRetry) throw executionRetryRefusal(node, itemIndex);
-				const output = await operationModule.execute.call(this, itemIndex, await gatewayOnce());
+				const output = await operationModule.execute.call(context, itemIndex, await gatewayOnce());
 				outputs[itemIndex] = Array.isArray(output) ? output : [output];
 				results[itemIndex] = outputs[itemIndex].map((json) => ({ json, pairedItem: { item: itemIndex } }));
 			} catch (error) {

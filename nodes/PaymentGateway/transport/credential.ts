@@ -3,6 +3,7 @@ import type { IAdditionalCredentialOptions, ICredentialDataDecryptedObject, INod
 import { stringText } from '../helpers/text';
 import { baseAddresses, cardEncryptionKey } from '../validation/credential';
 import { merchantHeaders } from './headers';
+import type { SecretValues } from './redact';
 import type { GatewayHost } from './types';
 
 export const CREDENTIAL_NAME = 'paymentGatewayApi';
@@ -12,12 +13,16 @@ export interface GatewayCredential {
 	readonly clientId: string;
 	readonly clientSecret: string;
 	readonly checkoutPageUrl: string | undefined;
+	/** What no text shown may quote, in any encoding. */
+	readonly secrets: SecretValues;
 	/** The merchant headers every request carries unless an item overrides one. */
 	readonly headers: Record<string, string>;
 	/** Handing the decrypted credential to the request helper saves decrypting it again for every request. */
 	readonly helperOptions: IAdditionalCredentialOptions;
 	/** Where each path family is sent; throws InvalidCredential, so it is checked when the first request is made. */
 	bases(): { short: string; long: string };
+	/** The credential field that gives a path family's address, as a user finds it in the dialog. */
+	fieldOf(family: 'short' | 'long'): string;
 	/** The decoded card encryption key; throws InvalidCredential when it is not 64 hexadecimal characters. */
 	cardKey(): Buffer;
 }
@@ -31,6 +36,11 @@ export async function readCredential(host: GatewayHost, node: INode): Promise<Ga
 		clientId: stringText(credentials.clientId),
 		clientSecret: stringText(credentials.clientSecret),
 		checkoutPageUrl: stringText(credentials.checkoutPageUrl) || undefined,
+		secrets: {
+			clientId: stringText(credentials.clientId),
+			clientSecret: stringText(credentials.clientSecret),
+			cardEncryptionKey: stringText(credentials.cardEncryptionKey),
+		},
 		headers: merchantHeaders(credentials),
 		helperOptions: {
 			credentialsDecrypted: {
@@ -41,6 +51,7 @@ export async function readCredential(host: GatewayHost, node: INode): Promise<Ga
 			},
 		},
 		bases: () => (bases ??= baseAddresses(credentials)),
+		fieldOf: (family) => (family === 'long' && stringText(credentials.checkoutBaseUrl) ? 'Checkout Base URL' : 'Base URL'),
 		cardKey: () => (cardKey ??= cardEncryptionKey(credentials.cardEncryptionKey)),
 	};
 }

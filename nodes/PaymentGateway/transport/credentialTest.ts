@@ -15,7 +15,9 @@ import { parseAnswer, readAnswer } from './answer';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
 import { gatewayMessage } from './errors';
 import type { NoAnswer } from './network';
-import { NETWORK_PHRASES, noAnswerOf } from './network';
+import { isRedirect, NETWORK_PHRASES, noAnswerOf } from './network';
+import { keptFailureText } from './failureFields';
+import { redactorFor } from './redact';
 import { isGatewayShaped, numericResCode } from './result';
 
 /** The name the nodes' `testedBy` gives n8n to find this test among their `methods.credentialTest`. */
@@ -91,6 +93,10 @@ async function send(host: ICredentialTestFunctions, probe: Probe, baseURL: strin
 			}) as Promise<IN8nHttpFullResponse>,
 			deadline,
 		);
+		if (isRedirect(response.statusCode ?? 0)) {
+			(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+			return { statusCode: response.statusCode };
+		}
 		const parsed = parseAnswer(await readAnswer(response.body, deadline));
 		return { statusCode: response.statusCode, body: isPlainObject(parsed) ? parsed : undefined };
 	} catch (error) {
@@ -98,13 +104,14 @@ async function send(host: ICredentialTestFunctions, probe: Probe, baseURL: strin
 	}
 }
 
-/** The gateway's message, short, with nothing of the secrets in it (a proxy may echo what it was sent). */
+/** The gateway's message through the redaction funnel (a proxy may echo what it was sent), cut short. */
 function gatewaySaid(body: IDataObject, statusCode: number, data: ICredentialDataDecryptedObject): string {
-	const secret = anyText(data.clientSecret);
-	const hidden = [secret, anyText(data.cardEncryptionKey), Buffer.from(`${anyText(data.clientId)}:${secret}`).toString('base64')];
-	let text = gatewayMessage(body, statusCode);
-	for (const value of hidden) if (value) text = text.split(value).join('…');
-	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+	const redactor = redactorFor({
+		clientId: anyText(data.clientId),
+		clientSecret: anyText(data.clientSecret),
+		cardEncryptionKey: anyText(data.cardEncryptionKey),
+	});
+	return keptFailureText(gatewayMessage(body, statusCode), redactor);
 }
 
 /** What is wrong with the field a probe went to, in words a user can act on; undefined when the answer is fine. */
@@ -122,6 +129,9 @@ function problemOf(probe: Probe, answer: Answer, data: ICredentialDataDecryptedO
 		return `${address} ${what}. Check the address, and that n8n can reach the gateway.`;
 	}
 	const statusCode = answer.statusCode ?? 0;
+	if (isRedirect(statusCode)) {
+		return `${address} answered with a redirect (HTTP ${statusCode}) to another address, which was not followed: nothing was sent there. ${fix}`;
+	}
 	const body = answer.body;
 	const message = body ? gatewaySaid(body, statusCode, data) : '';
 	if (!body || !isGatewayShaped(body) || /^no route found$/i.test(message)) {

@@ -69,3 +69,27 @@ export function noAnswerError(
 				: 'Check the Base URL in the credential and that the gateway is reachable, then run again.',
 	});
 }
+
+/** A 3xx answer: the gateway's answers are never redirects, and following one would send the credentials elsewhere. */
+export const isRedirect = (statusCode: number): boolean => statusCode >= 300 && statusCode < 400;
+
+/**
+ * A redirect is never followed (n8n's helper would send the Basic header and a signed body to its address): it fails
+ * the call, naming the credential field whose address answered it. A write may have been acted on before it.
+ */
+export function redirectError(node: INode, call: GatewayCall, itemIndex: number, httpStatus: number, field: string): NodeApiError {
+	const error = gatewayError(node, call.endpoint, itemIndex, {
+		message: `${ENDPOINT_LABELS[call.endpoint]}: the gateway answered with a redirect (HTTP ${httpStatus}) to another address, which was not followed`,
+		httpStatus,
+		code: 'EREDIRECT',
+		description: [
+			`Nothing was sent to the redirect's address: the credentials and the signed request go only to the ${field}.`,
+			`Check the ${field} in the Payment Gateway API credential: it must be the gateway's own https:// address as given at onboarding (a redirect usually means a wrong scheme, host or path, or a proxy in the way).`,
+			isWrite(call) ? `The gateway may have acted before redirecting. ${checkFirstAdvice(call.endpoint)}` : '',
+		]
+			.filter(Boolean)
+			.join(' '),
+	});
+	error.context.unreadAnswer = true;
+	return error;
+}

@@ -8,7 +8,8 @@ import type { GatewayCredential } from './credential';
 import { CREDENTIAL_NAME, readCredential } from './credential';
 import type { Deadline } from './deadline';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
-import { NoAnswer, noAnswerError, noAnswerOf } from './network';
+import { isRedirect, NoAnswer, noAnswerError, noAnswerOf, redirectError } from './network';
+import { redactorFor } from './redact';
 import { dataOfAnswer, unreadableAnswerError } from './result';
 import { asksForRetry, isRateLimited, nextRetryWaitMs, paceOutcome, retriesAllowed } from './retry';
 import type { CallSettings, Gateway, GatewayCall, GatewayHost } from './types';
@@ -29,6 +30,12 @@ function assertSendable(node: INode, call: GatewayCall, itemIndex: number) {
 	}
 }
 
+/** An unread body is let go of, so that its connection is freed. */
+function discard(body: unknown): void {
+	const stream = body as { destroy?: () => void } | null;
+	if (stream && typeof stream.destroy === 'function') stream.destroy();
+}
+
 /** The request as n8n's helper sends it; the body is serialized once, so that what is signed is what is sent. */
 function requestOptions(credential: GatewayCredential, call: GatewayCall, settings: CallSettings, timeout: number) {
 	const options: IHttpRequestOptions = {
@@ -39,6 +46,8 @@ function requestOptions(credential: GatewayCredential, call: GatewayCall, settin
 		timeout: helperTimeoutMs(timeout),
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// No redirect is followed: n8n's helper would send the Basic header and the signed body to its address.
+		disableFollowRedirect: true,
 		encoding: 'stream',
 		json: false,
 	};
@@ -61,9 +70,8 @@ export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gatew
 	const node = host.getNode();
 	const credential = await readCredential(host, node);
 	const deadlineIn = deadlineClock();
-	// A failure's message may quote the request it answers (a proxy's error page): these never reach the execution.
-	const basic = Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64');
-	const hidden = [credential.clientSecret, basic].filter((secret) => secret.length >= 4);
+	// Every text of an answer leaves through this funnel: it may quote the request (a proxy's error page) or card data.
+	const redactor = redactorFor(credential.secrets);
 
 	async function attempt(options: IHttpRequestOptions, deadline: Deadline) {
 		const response = await beforeDeadline(
@@ -75,6 +83,10 @@ export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gatew
 			) as Promise<IN8nHttpFullResponse>,
 			deadline,
 		);
+		if (isRedirect(response.statusCode)) {
+			discard(response.body);
+			return { response, raw: '' };
+		}
 		return { response, raw: await readAnswer(response.body, deadline) };
 	}
 
@@ -86,6 +98,8 @@ export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gatew
 		let outcome: PaceOutcome = { kind: 'other' };
 		try {
 			const exchange = await attempt(options, deadline);
+			// A redirect is no answer of the gateway's: it says nothing of its pace.
+			if (isRedirect(exchange.response.statusCode)) return { ...exchange, parsed: undefined, body: undefined };
 			const parsed = parseAnswer(exchange.raw);
 			const body = isPlainObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined;
 			outcome = paceOutcome(exchange.response.statusCode, body, exchange.response.headers?.['retry-after']);
@@ -132,6 +146,8 @@ export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gatew
 
 			const { response, parsed, body } = result;
 			const httpStatus = response.statusCode;
+			// Never followed and never sent again: a write is sent at most once, a read would only be redirected again.
+			if (isRedirect(httpStatus)) throw redirectError(node, call, itemIndex, httpStatus, credential.fieldOf(call.family));
 			const wait = asksForRetry(httpStatus, body)
 				? nextRetryWaitMs(attemptIndex, maxRetries, waitedMs, settings, response.headers?.['retry-after'])
 				: undefined;
@@ -145,11 +161,12 @@ export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gatew
 				const what = parsed instanceof UnreadableAnswer ? parsed.message : `an answer that is not JSON (HTTP ${httpStatus})`;
 				throw unreadableAnswerError(node, call, itemIndex, what, httpStatus);
 			}
-			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain, hidden);
+			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain, redactor);
 		}
 	}
 
 	return {
+		redactor,
 		clientId: credential.clientId,
 		clientSecret: credential.clientSecret,
 		checkoutPageUrl: credential.checkoutPageUrl,

@@ -3,6 +3,8 @@ import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 import { isPlainObject } from '../helpers/json';
 import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage, offersRetries } from './errors';
 import { knownFailureFields } from './failureFields';
+import type { Redactor } from './redact';
+import { cardDataRedactor } from './redact';
 import type { GatewayCall } from './types';
 import { isWrite } from './types';
 
@@ -57,7 +59,8 @@ export function unreadableAnswerError(
  * The data of a JSON answer, or the error it reports thrown. Failures can come with HTTP 200: the body decides. In
  * the flat long-family answers `status` can be a payment's status, so a `failure` there is an error only when the
  * body is not about an order. `uncertain`: the call was sent more than once, and an earlier attempt may have acted
- * (its answer was lost, or was no refusal). `hidden`: what no text kept of a failure may repeat (the secret, the Basic value).
+ * (its answer was lost, or was no refusal). Every text of it, failure or success, leaves through `redactor`: a success
+ * answer loses its card fields too.
  */
 export function dataOfAnswer(
 	node: INode,
@@ -66,7 +69,7 @@ export function dataOfAnswer(
 	body: IDataObject,
 	httpStatus: number,
 	uncertain: boolean,
-	hidden: readonly string[] = [],
+	redactor: Redactor = cardDataRedactor,
 ): IDataObject {
 	const resCode = numericResCode(body);
 	const nested = body.data;
@@ -76,7 +79,7 @@ export function dataOfAnswer(
 		(resCode !== undefined && resCode !== 200) ||
 		(body.status === 'failure' && (call.family === 'short' || record.orderId === undefined));
 	if (failed) {
-		const known = knownFailureFields(body, hidden);
+		const known = knownFailureFields(body, redactor);
 		if (call.failureIsData?.(body)) return known;
 		throw gatewayError(node, call.endpoint, itemIndex, {
 			resCode: resCode ?? httpStatus,
@@ -99,7 +102,7 @@ export function dataOfAnswer(
 			description: CHECK_BASE_URLS,
 		});
 	}
-	if (call.family === 'short') return isPlainObject(nested) ? nested : {};
+	if (call.family === 'short') return isPlainObject(nested) ? redactor.answer(nested) : {};
 	// Check-status is documented flat, but one sample integration reads it under `data`.
-	return record;
+	return redactor.answer(record);
 }

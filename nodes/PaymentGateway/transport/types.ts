@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { Endpoint } from './errors';
+import type { Redactor } from './redact';
 
 /** The node, its card list in the editor and the trigger all talk to the gateway; this is what the transport needs. */
 export type GatewayHost = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
@@ -36,6 +37,8 @@ export interface CallSettings {
 
 /** The gateway as one execution sees it: the credential is read, checked and decoded once, not per item. */
 export interface Gateway {
+	/** The one funnel for texts from the gateway, with this credential's secrets: what an item may show of them. */
+	readonly redactor: Redactor;
 	readonly clientId: string;
 	readonly clientSecret: string;
 	/** The hosted checkout page, when the credential names one. */
