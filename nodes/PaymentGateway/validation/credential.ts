@@ -1,15 +1,24 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { stringText } from '../helpers/text';
-import { InvalidInput } from './input';
+import { InvalidInput, withoutTrailing } from './input';
 
 /** A field of the Payment Gateway API credential is unusable; the value is never repeated, it may be a secret. */
 export class InvalidCredential extends InvalidInput {}
 
-/** This machine, as URL gives the host name: `localhost`, 127.0.0.0/8 (however written) and ::1. */
-function isLoopback(hostname: string): boolean {
-	return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+/** The longest address a credential field takes; longer text is refused before any pattern reads it. */
+const MAX_ADDRESS_CHARS = 2048;
+
+/** A credential field's text, trimmed, without trailing slashes, and bounded in length. */
+function addressText(field: string, value: unknown): string {
+	const text = stringText(value);
+	if (text.length > MAX_ADDRESS_CHARS) throw new InvalidCredential(field, `is longer than ${MAX_ADDRESS_CHARS} characters`);
+	return withoutTrailing(text, '/');
 }
+
+/** This machine, as URL gives the host name: `localhost`, 127.0.0.0/8 (however written) and ::1. */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const isLoopback = (hostname: string): boolean => LOOPBACK_HOST.test(hostname);
 
 /**
  * A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. Every request
@@ -17,7 +26,7 @@ function isLoopback(hostname: string): boolean {
  * test gateway). User info in the address would be sent as a second Authorization.
  */
 function baseAddress(field: string, value: unknown): string {
-	const address = stringText(value).replace(/\/+$/, '');
+	const address = addressText(field, value);
 	if (!/^https?:\/\//i.test(address)) throw new InvalidCredential(field, 'must start with https:// or http://');
 	if (!URL.canParse(address)) throw new InvalidCredential(field, 'is not a valid web address');
 	const parsed = new URL(address);
@@ -63,16 +72,14 @@ export function checkCredentialFields(credentials: IDataObject): void {
 	checkoutPageAddress(credentials);
 }
 
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
 /** Both path families of the merchant API live under /nac/api/ in real deployments; the checkout page does not. */
 const API_PATH = /\/nac\/api(\/|$)/i;
 
 /** Whether `page` is a base URL of the credential, or lies under one that has a path of its own (a prefix). */
 function underApiBase(page: string, credentials: IDataObject): boolean {
-	const address = page.replace(/\/+$/, '');
+	const address = withoutTrailing(page, '/');
 	return [credentials.baseUrl, credentials.checkoutBaseUrl].some((value) => {
-		const base = stringText(value).replace(/\/+$/, '');
+		const base = withoutTrailing(stringText(value), '/');
 		if (!URL.canParse(base) || new URL(base).pathname === '/') return false;
 		return address === base || address.startsWith(`${base}/`);
 	});
@@ -86,18 +93,19 @@ export function checkoutPageAddress(credentials: IDataObject): string | undefine
 	const field = 'Hosted Checkout Page URL';
 	const page = stringText(credentials.checkoutPageUrl);
 	if (!page) return undefined;
+	if (page.length > MAX_ADDRESS_CHARS) throw new InvalidCredential(field, `is longer than ${MAX_ADDRESS_CHARS} characters`);
 	if (!URL.canParse(page) || !/^https?:\/\//i.test(page)) {
 		throw new InvalidCredential(field, 'must be a web address starting with https://, e.g. https://merchant.example.com/cpbs/pg');
 	}
 	const url = new URL(page);
 	if (url.username || url.password) throw new InvalidCredential(field, 'must not contain a user name or password (…@)');
-	if (url.protocol === 'http:' && !LOOPBACK_HOST.test(url.hostname)) {
+	if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
 		throw new InvalidCredential(field, 'must start with https:// (a customer’s browser opens it; http:// only for this machine)');
 	}
 	if (url.search || url.hash || page.includes('?') || page.includes('#')) {
 		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…): the node adds the query');
 	}
-	if (url.pathname.replace(/\/+$/, '') === '') {
+	if (withoutTrailing(url.pathname, '/') === '') {
 		throw new InvalidCredential(field, 'must include the page’s path, e.g. https://merchant.example.com/cpbs/pg');
 	}
 	if (API_PATH.test(url.pathname) || underApiBase(page, credentials)) {

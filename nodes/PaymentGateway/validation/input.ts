@@ -87,13 +87,23 @@ export function validateRetries(field: string, value: unknown, fallback: number)
 	return value;
 }
 
+/** The text without the characters `char` it ends with; a loop, where a pattern like /0+$/ is quadratic. */
+export function withoutTrailing(text: string, char: string): string {
+	let end = text.length;
+	while (end > 0 && text[end - 1] === char) end--;
+	return text.slice(0, end);
+}
+
 /** Digits after the point of a plain decimal, ignoring trailing zeros; Infinity for exponent notation of small numbers. */
 function decimalsOf(text: string): number {
 	const exponent = /e([+-]\d+)$/i.exec(text);
 	if (exponent) return Number(exponent[1]) < 0 ? Infinity : 0;
 	const point = text.indexOf('.');
-	return point === -1 ? 0 : text.slice(point + 1).replace(/0+$/, '').length;
+	return point === -1 ? 0 : withoutTrailing(text.slice(point + 1), '0').length;
 }
+
+/** No amount a gateway takes is written with more characters; longer text is refused before any pattern reads it. */
+const MAX_AMOUNT_CHARS = 32;
 
 /**
  * Amounts travel as JSON numbers. A string from an expression is accepted when it is a plain decimal (no sign, no
@@ -106,15 +116,21 @@ export function validateAmount(field: string, value: unknown, digits = 2, unit =
 	let decimals: number;
 	if (typeof value === 'string') {
 		const text = value.trim();
+		if (text.length > MAX_AMOUNT_CHARS) {
+			throw new InvalidInput(field, `must be a number greater than 0, like 25.50, not a text of ${text.length} characters`);
+		}
 		// "12,50" and "1,250.00" are how many people write amounts; the comma is what is wrong, not the number.
-		if (/^[\d.,]*,[\d.,]*$/.test(text) && /\d/.test(text)) {
+		if (/^[\d.,]+$/.test(text) && text.includes(',') && /\d/.test(text)) {
 			throw new InvalidInput(field, 'has a comma: write it with a decimal point and no thousands separator, like 1250.50');
 		}
 		if (!/^\d+(\.\d+)?$/.test(text)) throw new InvalidInput(field, 'must be a number greater than 0, like 25.50');
 		amount = Number(text);
 		decimals = decimalsOf(text);
 		// More significant digits than a JSON number carries would send another amount than the one given.
-		const canonical = text.replace(/^0+(?=\d)/, '').replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+		const point = text.indexOf('.');
+		const whole = text.slice(0, point === -1 ? text.length : point).replace(/^0+(?=\d)/, '');
+		const fraction = point === -1 ? '' : withoutTrailing(text.slice(point + 1), '0');
+		const canonical = fraction ? `${whole}.${fraction}` : whole;
 		if (String(amount) !== canonical && Number.isFinite(amount) && amount > 0) {
 			throw new InvalidInput(field, 'has more digits than can be sent exactly');
 		}

@@ -18,7 +18,6 @@ export function orderFields(checkout: boolean): INodeProperties[] {
 			displayName: 'Amount',
 			name: 'amount',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 3 },
 			required: true,
 			default: 0,
 			placeholder: '25.50',

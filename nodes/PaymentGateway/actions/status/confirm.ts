@@ -45,8 +45,41 @@ export interface ConfirmationFailure {
 }
 
 export type Confirmation =
-	| { verified: true; values: IDataObject }
+	| {
+			verified: true;
+			values: IDataObject;
+			/**
+			 * The confirmed values of the record that change with each new event of the payment (a refunded total, a
+			 * last-update time), where the record has any: with the status, what tells one confirmed state from another.
+			 */
+			progress: string;
+	  }
 	| { verified: false; failure: ConfirmationFailure };
+
+/**
+ * Fields of a payment record that change with each event, where a gateway gives them: two partial refunds leave the
+ * status as it was, a refunded total or an update time does not. The live gateway's record shows none of them.
+ */
+const PROGRESS_FIELDS = [
+	'refundedAmount',
+	'totalRefunded',
+	'refundedTotal',
+	'amountRefunded',
+	'totalRefundedAmount',
+	'refundCount',
+	'updatedAt',
+	'lastUpdatedAt',
+	'modifiedAt',
+	'lastModifiedAt',
+];
+
+function progressOf(record: IDataObject): string {
+	const parts = PROGRESS_FIELDS.filter((name) => ['string', 'number'].includes(typeof record[name])).map(
+		(name) => `${name}=${String(record[name]).trim().slice(0, 64)}`,
+	);
+	if (Array.isArray(record.refunds)) parts.push(`refunds=${record.refunds.length}`);
+	return parts.join(',');
+}
 
 const sameStatus = (a: unknown, b: unknown) => anyText(a).toLowerCase() === anyText(b).toLowerCase();
 
@@ -75,7 +108,7 @@ export async function confirmPayment(gateway: Gateway, ids: SignedIds, settings:
 		receiptId: record.receiptId,
 	};
 	for (const name of Object.keys(values) as Confirmable[]) if (values[name] === undefined) delete values[name];
-	return { verified: true, values };
+	return { verified: true, values, progress: progressOf(record) };
 }
 
 /** A failed confirmation as data: the gateway's message and code, never the request. */

@@ -74,7 +74,6 @@ const properties: INodeProperties[] = [
 		displayName: 'Amount',
 		name: 'amount',
 		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: AMOUNT_DIGITS },
 		required: true,
 		default: 0,
 		placeholder: 'e.g. 10.50',

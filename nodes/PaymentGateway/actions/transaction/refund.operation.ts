@@ -49,7 +49,6 @@ const properties: INodeProperties[] = [
 			displayName: 'Amount',
 			name: 'amount',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: REFUND_DIGITS },
 			required: true,
 			default: 0,
 			placeholder: 'e.g. 10.50',
