@@ -8,20 +8,17 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { timeoutOption } from '../PaymentGateway/actions/common';
-import { scalarText, stringText } from '../PaymentGateway/helpers/text';
+import { stringText } from '../PaymentGateway/helpers/text';
 import type { Confirmation } from '../PaymentGateway/actions/status/confirm';
-import {
-	confirmedItem,
-	confirmPayment,
-	failureOf,
-	isRefundStatus,
-} from '../PaymentGateway/actions/status/confirm';
+import { confirmedItem, confirmPayment, failureOf } from '../PaymentGateway/actions/status/confirm';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
+import { redactorFor } from '../PaymentGateway/transport/redact';
 import { CREDENTIAL_TEST_NAME, testGatewayCredential } from '../PaymentGateway/transport/credentialTest';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
 import { validateRetries, validateTimeout } from '../PaymentGateway/validation/input';
 import type { Notification, Outcome } from './notification';
-import { claimedOutcome, confirmedOutcome, readNotification } from './notification';
+import { claimedOutcome, confirmedOutcome, readNotification, RefusedNotification } from './notification';
+import { claimOf, Rechecks } from './rechecks';
 import { Repeats } from './repeats';
 
 /** Writes the answer itself, so that the gateway hears back before a slow status re-check has finished. */
@@ -44,16 +41,15 @@ const NOT_CONFIRMED =
 	'The gateway did not confirm this payment: its status, amount, currency and receipt are unknown (the notification’s claims are under notifiedStatus, notifiedAmount, notifiedCurrency and notifiedReceiptId). Check the payment with Status → Get by Payment ID before acting on it.';
 
 /**
- * The notification as the gateway confirms it: the payment it names, read by its id. When the re-check fails, nothing
- * is confirmed and the item says why. It is emitted all the same: the gateway had its 200 long before, and a
+ * The gateway's word on the payment a notification names, read by its id. When the re-check fails, nothing is
+ * confirmed and the failure says why. The item is emitted all the same: the gateway had its 200 long before, and a
  * delivery that does not come again would be a payment lost.
  */
-async function confirmed(ctx: IWebhookFunctions, notification: Notification, options: IDataObject): Promise<IDataObject> {
-	let confirmation: Confirmation;
+async function confirmation(ctx: IWebhookFunctions, notification: Notification, options: IDataObject): Promise<Confirmation> {
 	try {
 		const timeout = validateTimeout('Timeout (options.timeout)', options.timeout) ?? DEFAULT_TIMEOUT_MS;
 		const maxRetries = validateRetries('Max Retries (options.maxRetries)', options.maxRetries, RECHECK_RETRIES);
-		confirmation = await confirmPayment(await openGateway(ctx), notification, {
+		return await confirmPayment(await openGateway(ctx), notification, {
 			itemIndex: 0,
 			timeout,
 			maxRetries,
@@ -61,13 +57,12 @@ async function confirmed(ctx: IWebhookFunctions, notification: Notification, opt
 		});
 	} catch (error) {
 		// The node's advice names options the trigger does not have; what to do here is the same every time.
-		confirmation = { verified: false, failure: failureOf(error) };
+		return { verified: false, failure: failureOf(error) };
 	}
-	const item = confirmedItem(notification, confirmation);
-	if (!confirmation.verified) item.recheckError = { ...confirmation.failure, description: NOT_CONFIRMED };
-	return item;
 }
 
+const sameStatus = (confirmed: unknown, claimed: unknown) =>
+	typeof confirmed === 'string' && typeof claimed === 'string' && confirmed.trim().toLowerCase() === claimed.trim().toLowerCase();
 
 export class PaymentGatewayTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -119,7 +114,7 @@ export class PaymentGatewayTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether a notification delivered again (same payment, same confirmed status; for a refund, same refundId) after the first started the workflow starts nothing. Gateways deliver at least once, and repeat. Off by default in trigger nodes added before version 1.1.',
+							'Whether a notification of a payment in a state already notified (same payment, same status confirmed by the gateway) starts nothing. Gateways deliver at least once, and anyone holding a notification can post it again. What the notification itself says (a refundId, a time) does not make it new: where the gateway\'s record cannot tell two partial refunds apart, the second starts nothing. Off by default in trigger nodes added before version 1.1.',
 					},
 					{
 						displayName: 'Max Retries',
@@ -166,12 +161,13 @@ export class PaymentGatewayTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const notification = readNotification(this.getBodyData(), this.getRequestObject().rawBody);
-		if (!notification) {
-			answer(this, 400, { error: 'Not a payment notification: a JSON object with orderId and paymentId is expected' });
+		if (notification instanceof RefusedNotification) {
+			answer(this, notification.statusCode, { error: notification.message });
 			return { noWebhookResponse: true };
 		}
 
-		const secret = stringText((await this.getCredentials(CREDENTIAL_NAME)).clientSecret);
+		const credentials = await this.getCredentials(CREDENTIAL_NAME);
+		const secret = stringText(credentials.clientSecret);
 		if (!secret) {
 			answer(this, 500, { error: 'The trigger cannot verify notifications: its credential has no Client Secret' });
 			return { noWebhookResponse: true };
@@ -183,11 +179,38 @@ export class PaymentGatewayTrigger implements INodeType {
 
 		answer(this, 200, { received: true });
 
+		// What the notification carries reaches the item only through the redaction funnel, card data included.
+		const claims = redactorFor({
+			clientId: stringText(credentials.clientId),
+			clientSecret: secret,
+			cardEncryptionKey: stringText(credentials.cardEncryptionKey),
+		}).answer(notification);
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const node = this.getNode();
+		const scope = `${this.getWorkflow().id ?? ''}\u0000${node.name}`;
 		const recheck = options.recheckStatus !== false;
-		// With the re-check off (any typeVersion) nothing is confirmed, and the claims stay under claim names all the same.
-		const item = recheck ? await confirmed(this, notification, options) : confirmedItem(notification, undefined);
+		const ignoreRepeats = typeof options.ignoreRepeats === 'boolean' ? options.ignoreRepeats : node.typeVersion >= 1.1;
+		let item: IDataObject;
+		let progress = '';
+		if (recheck) {
+			// Replays of one payment share and space its reads (rechecks.ts): a claim already explained reads nothing.
+			const rechecks = new Rechecks(scope);
+			const claim = claimOf(notification);
+			const shared = await rechecks.recheck(notification.paymentId, claim, async () => await confirmation(this, notification, options));
+			// An unconfirmed read shared by many deliveries starts one execution, unless the author asked for every one.
+			if (shared.kind === 'dropped' || (ignoreRepeats && !shared.first)) return { noWebhookResponse: true };
+			const { confirmation: confirmed } = shared;
+			item = confirmedItem(claims, confirmed);
+			if (confirmed.verified) {
+				progress = confirmed.progress;
+				if (sameStatus(confirmed.values.status, notification.status)) rechecks.explained(notification.paymentId, claim, confirmed);
+			} else {
+				item.recheckError = { ...confirmed.failure, description: NOT_CONFIRMED };
+			}
+		} else {
+			// With the re-check off (any typeVersion) nothing is confirmed, and the claims stay under claim names all the same.
+			item = confirmedItem(claims, undefined);
+		}
 		// An unconfirmed notification is Other: it never passes Succeeded or Refunded on a claim.
 		const outcome = recheck
 			? item.statusVerified === true
@@ -197,16 +220,14 @@ export class PaymentGatewayTrigger implements INodeType {
 		const outcomes = this.getNodeParameter('outcomes', []) as Outcome[];
 		if (outcomes.length > 0 && !outcomes.includes(outcome)) return { noWebhookResponse: true };
 
-		const ignoreRepeats = typeof options.ignoreRepeats === 'boolean' ? options.ignoreRepeats : node.typeVersion >= 1.1;
 		// Only what was confirmed (or, unchecked, claimed) counts as handled: an unconfirmed one may be news next time.
 		// A test event ("Listen for test event") teaches nothing: its store is not the active workflow's.
 		if (ignoreRepeats && (item.statusVerified === true || !recheck) && this.getMode() !== 'manual') {
-			const repeats = new Repeats(this.getWorkflowStaticData('node'), `${this.getWorkflow().id ?? ''}\u0000${node.name}`);
+			const repeats = new Repeats(this.getWorkflowStaticData('node'), scope);
+			// The key holds confirmed values only: a refundId, an event type or a time the sender wrote makes nothing new.
 			const status = recheck ? item.status : notification.status;
-			// A second partial refund leaves the status as it was: the notification's refundId tells it apart.
-			const refundId = isRefundStatus(status) ? scalarText(notification.refundId) : undefined;
 			const kind = outcome === 'succeeded' || outcome === 'refunded' ? 'paid' : 'unpaid';
-			const repeat = repeats.handledBefore(notification.paymentId, status, refundId || undefined, kind);
+			const repeat = repeats.handledBefore(notification.paymentId, status, progress, kind);
 			repeats.save();
 			if (repeat) return { noWebhookResponse: true };
 		}

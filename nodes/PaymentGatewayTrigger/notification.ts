@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject, nestsDeeperThan, parseJson } from '../PaymentGateway/helpers/json';
+import { isPlainObject, parseJson } from '../PaymentGateway/helpers/json';
 import { scalarText } from '../PaymentGateway/helpers/text';
 import { isRefundStatus } from '../PaymentGateway/actions/status/confirm';
 
@@ -12,15 +12,45 @@ export interface Notification extends IDataObject {
 
 export type Outcome = 'succeeded' | 'failed' | 'refunded' | 'other';
 
-/** Real notifications nest two levels deep; anything far deeper is refused before it is walked. */
+/** Real notifications are under 2 KiB and nest two levels deep; far more is refused before it is walked or matched. */
+export const MAX_NOTIFICATION_BYTES = 64 * 1024;
 const MAX_DEPTH = 16;
+const MAX_VALUES = 2000;
+/** The longest text a notification's field may hold (a redirect URL is the longest real one). */
+export const MAX_FIELD_CHARS = 2048;
+/** Ids are signed and go into the re-check's path: the gateway's are under 64 characters. */
+const MAX_ID_CHARS = 255;
 
-/** The provider's own document shows values with stray spaces; signatures are over the trimmed values. */
-function trimmed(value: unknown): unknown {
-	if (typeof value === 'string') return value.trim();
-	if (Array.isArray(value)) return value.map(trimmed);
-	if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, trimmed(entry)]));
-	return value;
+/** A request the trigger answers without running anything: its HTTP status and what it says, naming the field. */
+export class RefusedNotification {
+	constructor(
+		readonly statusCode: number,
+		readonly message: string,
+	) {}
+}
+
+class TooLarge extends Error {}
+
+/**
+ * The provider's own document shows values with stray spaces; signatures are over the trimmed values. Every text is
+ * bounded here, before anything matches it: the field that is too long or too deep is named.
+ */
+function trimmed(value: unknown, path: string, budget: { values: number }, depth = 0): unknown {
+	if (--budget.values < 0) throw new TooLarge(`has more than ${MAX_VALUES} values`);
+	if (typeof value === 'string') {
+		if (value.length > MAX_FIELD_CHARS) throw new TooLarge(`field ${path || 'body'} is longer than ${MAX_FIELD_CHARS} characters`);
+		return value.trim();
+	}
+	if (value === null || typeof value !== 'object') return value;
+	if (depth >= MAX_DEPTH) throw new TooLarge(`field ${path || 'body'} nests deeper than ${MAX_DEPTH} levels`);
+	if (Array.isArray(value)) return value.map((entry, index) => trimmed(entry, `${path}[${index}]`, budget, depth + 1));
+	return Object.fromEntries(
+		Object.entries(value).map(([key, entry]) => {
+			const name = key.length > 64 ? `${key.slice(0, 64)}…` : key;
+			if (key.length > MAX_FIELD_CHARS) throw new TooLarge(`has a field name longer than ${MAX_FIELD_CHARS} characters`);
+			return [key, trimmed(entry, path ? `${path}.${name}` : name, budget, depth + 1)];
+		}),
+	);
 }
 
 /** The request's own bytes decide when n8n kept them: a form or other non-JSON body is not a notification. */
@@ -29,18 +59,38 @@ function jsonOf(body: unknown, rawBody: unknown): unknown {
 	return raw.trim() ? parseJson(raw) : body;
 }
 
+const NOT_A_NOTIFICATION = 'Not a payment notification: a JSON object with orderId and paymentId is expected';
+
 /**
- * The notification in a request, flat or wrapped as `{ eventType, data }`, or undefined when the body is not a
- * JSON object naming an order and a payment.
+ * The notification in a request, flat or wrapped as `{ eventType, data }`; refused (400) when the body is not a JSON
+ * object naming an order and a payment, and (413) when it is far larger than a notification, before it is parsed.
  */
-export function readNotification(body: unknown, rawBody: unknown): Notification | undefined {
-	const json = jsonOf(body, rawBody);
-	if (!isPlainObject(json) || nestsDeeperThan(json, MAX_DEPTH)) return undefined;
-	const parsed = trimmed(json) as IDataObject;
+export function readNotification(body: unknown, rawBody: unknown): Notification | RefusedNotification {
+	const size = Buffer.isBuffer(rawBody) ? rawBody.length : typeof body === 'string' ? Buffer.byteLength(body) : 0;
+	const oversized = size > MAX_NOTIFICATION_BYTES;
+	// Too large a body is not parsed again: the field to blame is looked for in what n8n parsed, if anything.
+	const json = oversized ? body : jsonOf(body, rawBody);
+	if (!isPlainObject(json)) {
+		return oversized
+			? new RefusedNotification(413, `Not a payment notification: the body is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`)
+			: new RefusedNotification(400, NOT_A_NOTIFICATION);
+	}
+	let parsed: IDataObject;
+	try {
+		parsed = trimmed(json, '', { values: MAX_VALUES }) as IDataObject;
+	} catch (error) {
+		// Only a bound throws there (a stack overflow cannot happen: the depth is bounded first).
+		const why = error instanceof TooLarge ? `its ${error.message}` : 'it cannot be read';
+		return new RefusedNotification(oversized ? 413 : 400, `Not a payment notification: ${why}`);
+	}
+	if (oversized) return new RefusedNotification(413, `Not a payment notification: the body is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`);
 	const flat = isPlainObject(parsed.data) ? { eventType: parsed.eventType ?? null, ...parsed.data } : parsed;
 	const orderId = scalarText(flat.orderId) ?? '';
 	const paymentId = scalarText(flat.paymentId) ?? '';
-	if (!orderId || !paymentId) return undefined;
+	if (!orderId || !paymentId) return new RefusedNotification(400, NOT_A_NOTIFICATION);
+	for (const [name, id] of [['orderId', orderId], ['paymentId', paymentId]]) {
+		if (id.length > MAX_ID_CHARS) return new RefusedNotification(400, `Not a payment notification: its ${name} is longer than ${MAX_ID_CHARS} characters`);
+	}
 	return { ...flat, orderId, paymentId };
 }
 

@@ -50,11 +50,12 @@ function memoryOf(scope: string): Memory {
 }
 
 /**
- * The key of one payment in one status: a different status of the same payment is news, and so is another refund of
- * it (`refundId`), whose status still reads partially_refunded.
+ * The key of one payment in one confirmed state: its status and, where the gateway's record has them, the values that
+ * change with each event (`progress`: a refunded total, an update time). Nothing a sender wrote is in it, so no made-up
+ * refundId or time makes a notification new, and no sender can push another payment's entry out of the store.
  */
-export function repeatKey(paymentId: string, status: unknown, refundId?: string): string {
-	const text = `${paymentId}|${String(status ?? '').trim().toLowerCase()}${refundId ? `|${refundId}` : ''}`;
+export function repeatKey(paymentId: string, status: unknown, progress = ''): string {
+	const text = `${paymentId}|${String(status ?? '').trim().toLowerCase()}${progress ? `|${progress}` : ''}`;
 	return createHash('sha256').update(text, 'utf8').digest('base64url').slice(0, HASH_CHARS);
 }
 
@@ -124,16 +125,11 @@ export class Repeats {
 		this.memory[kind] = next.length > MAX_CHARS ? next.slice(next.length - MAX_CHARS) : next;
 	}
 
-	/**
-	 * Whether this payment in this status (a refund: with this refundId) was handled already; if not, it is remembered
-	 * as handled now. A refund also notes its payment in that status, so that a late notification of the payment, read
-	 * once it was refunded, is a repeat of the refund's.
-	 */
-	handledBefore(paymentId: string, status: unknown, refundId: string | undefined, kind: RepeatKind): boolean {
-		const key = repeatKey(paymentId, status, refundId);
+	/** Whether this payment in this confirmed state was handled already; if not, it is remembered as handled now. */
+	handledBefore(paymentId: string, status: unknown, progress: string, kind: RepeatKind): boolean {
+		const key = repeatKey(paymentId, status, progress);
 		if (this.has(key)) return true;
 		this.remember(key, kind);
-		if (refundId) this.remember(repeatKey(paymentId, status), kind);
 		return false;
 	}
 

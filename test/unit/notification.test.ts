@@ -1,4 +1,11 @@
-import { claimedOutcome, confirmedOutcome, readNotification } from '../../nodes/PaymentGatewayTrigger/notification';
+import {
+	claimedOutcome,
+	confirmedOutcome,
+	MAX_FIELD_CHARS,
+	MAX_NOTIFICATION_BYTES,
+	readNotification,
+	RefusedNotification,
+} from '../../nodes/PaymentGatewayTrigger/notification';
 
 // The trigger's pure helpers: reading a notification out of a request body (flat or wrapped, trimmed, bounded
 // in depth) and telling what it reports. Shapes and values are those of gateway-notes.md ("Callbacks",
@@ -96,7 +103,7 @@ describe('readNotification', () => {
 		['a wrapped notification whose data lacks the ids', { eventType: null, data: { status: 'success' } }],
 		['a wrapper whose data is an array', { eventType: null, data: [flat] }],
 	])('refuses %s', (_label, body) => {
-		expect(readNotification(body, undefined)).toBeUndefined();
+		expect(readNotification(body, undefined)).toBeInstanceOf(RefusedNotification);
 	});
 
 	it.each([
@@ -105,20 +112,49 @@ describe('readNotification', () => {
 		['a raw body that is a JSON string', Buffer.from('"text"', 'utf8')],
 		['an empty raw body', Buffer.alloc(0)],
 	])('refuses %s', (_label, raw) => {
-		expect(readNotification({}, raw)).toBeUndefined();
+		expect(readNotification({}, raw)).toBeInstanceOf(RefusedNotification);
 	});
 
 	it('accepts nesting up to 16 levels and refuses anything deeper, without walking it all', () => {
 		expect(readNotification({ ...flat, extra: nested(15) }, undefined)).toMatchObject({ orderId: flat.orderId });
-		expect(readNotification({ ...flat, extra: nested(16) }, undefined)).toBeUndefined();
+		expect(readNotification({ ...flat, extra: nested(16) }, undefined)).toBeInstanceOf(RefusedNotification);
 		expect(readNotification({ eventType: null, data: { ...flat, extra: nested(14) } }, undefined)).toMatchObject({
 			paymentId: flat.paymentId,
 		});
-		expect(readNotification({ eventType: null, data: { ...flat, extra: nested(15) } }, undefined)).toBeUndefined();
+		expect(readNotification({ eventType: null, data: { ...flat, extra: nested(15) } }, undefined)).toBeInstanceOf(RefusedNotification);
 		// Deep enough that walking it all the way (or trimming it recursively) would overflow the stack.
-		expect(readNotification({ ...flat, extra: nested(200_000) }, undefined)).toBeUndefined();
+		expect(readNotification({ ...flat, extra: nested(200_000) }, undefined)).toBeInstanceOf(RefusedNotification);
 		const deepRaw = Buffer.from(`{"orderId":"o","paymentId":"p","extra":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
-		expect(readNotification({}, deepRaw)).toBeUndefined();
+		expect(readNotification({}, deepRaw)).toBeInstanceOf(RefusedNotification);
+	});
+});
+
+describe('readNotification bounds every text before anything reads it', () => {
+	it('refuses a body larger than 64 KiB with 413, naming the field that makes it so, without parsing it again', () => {
+		const body = { ...flat, padding: 'x'.repeat(MAX_NOTIFICATION_BYTES) };
+		const named = readNotification(body, Buffer.from(JSON.stringify(body))) as RefusedNotification;
+		expect([named.statusCode, named.message]).toEqual([413, expect.stringContaining('field padding')]);
+		const many = Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [`field${index}`, 'y'.repeat(100)]));
+		const unnamed = readNotification({}, Buffer.from(JSON.stringify({ ...flat, ...many }))) as RefusedNotification;
+		expect([unnamed.statusCode, unnamed.message]).toEqual([413, expect.stringContaining('larger than 64 KiB')]);
+	});
+
+	it.each(['status', 'orderId', 'refundId'])('refuses a %s of 1 MiB with 400, naming the field', (field) => {
+		const refused = readNotification({ ...flat, [field]: '1,'.repeat(512 * 1024) }, undefined) as RefusedNotification;
+		expect(refused).toBeInstanceOf(RefusedNotification);
+		expect(refused.statusCode).toBe(400);
+		expect(refused.message).toContain(field);
+	});
+
+	it('refuses a nested field past the bound, naming its path; keeps one at the bound', () => {
+		const long = 'a'.repeat(MAX_FIELD_CHARS);
+		expect(readNotification({ ...flat, paymentDetails: { cardType: long } }, undefined)).toMatchObject({ paymentDetails: { cardType: long } });
+		const refused = readNotification({ eventType: null, data: { ...flat, paymentDetails: { cardType: `${long}a` } } }, undefined) as RefusedNotification;
+		expect(refused.message).toContain('paymentDetails.cardType');
+	});
+
+	it('refuses ids longer than 255 characters', () => {
+		expect(readNotification({ ...flat, paymentId: 'P'.repeat(256) }, undefined)).toBeInstanceOf(RefusedNotification);
 	});
 });
 
