@@ -1,0 +1,76 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { NEWEST_VERSION } from '../../nodes/PaymentGateway/actions/versions';
+import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
+import type { Sandbox } from '../support/fixtures';
+import { initiateParameters, orderParameters, runNode, startSandbox } from '../support/fixtures';
+
+// Every text field of every operation, as the editor shows it at the newest typeVersion, given 1 MiB of adversarial
+// text through an expression (as a webhook body or a model's tool argument gives it): refused by its length, naming
+// the field, before any pattern reads it and before anything is sent. The list of fields is read from the node's own
+// description, so a field added later is covered without a change here.
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+// Commas and digits, as the amount pattern that backtracked was fed; quotes, dots and slashes for the others.
+const MIB_OF_TROUBLE = `${'1,'.repeat(128 * 1024)}${'a.'.repeat(64 * 1024)}${'/"'.repeat(64 * 1024)}x`;
+
+const OPERATIONS: Array<[string, IDataObject]> = [
+	['order.create', orderParameters()],
+	['order.createCheckout', orderParameters({ operation: 'createCheckout', redirectType: 'redirect' })],
+	['transaction.initiate (card)', initiateParameters('wb-0000')],
+	['transaction.initiate (stored card)', initiateParameters('wb-0000', { paymentMode: 'token', digitalCardId: { mode: 'id', value: 'dc_1' }, customerAuthentication: 'otpOnly' })],
+	['transaction.refund', { resource: 'transaction', operation: 'refund', refundType: 'partial', paymentId: 'PAY1', amount: 1 }],
+	['status.getByOrderId', { resource: 'status', operation: 'getByOrderId', orderId: 'wb-0000' }],
+	['status.getByPaymentId', { resource: 'status', operation: 'getByPaymentId', paymentId: 'PAY1' }],
+	['status.verifySignature', { resource: 'status', operation: 'verifySignature', orderId: 'wb-0000', paymentId: 'PAY1', signature: 'a'.repeat(64) }],
+	['digitalCard.getMany', { resource: 'digitalCard', operation: 'getMany', customerId: 'cus_1' }],
+	['digitalCard.get', { resource: 'digitalCard', operation: 'get', customerId: 'cus_1', digitalCardId: { mode: 'id', value: 'dc_1' } }],
+	['digitalCard.delete', { resource: 'digitalCard', operation: 'delete', customerId: 'cus_1', digitalCardId: { mode: 'id', value: 'dc_1' } }],
+];
+
+const description = new PaymentGateway().description;
+const TEXT_TYPES = new Set(['string', 'resourceLocator', 'number']);
+
+/** The text fields the editor shows for these parameters: top-level ones and the options of shown collections. */
+function textFields(parameters: IDataObject): Array<{ label: string; set(value: string): IDataObject }> {
+	const node = { typeVersion: NEWEST_VERSION };
+	const shown = description.properties.filter((property) => NodeHelpers.displayParameter(parameters as never, property, node, description));
+	const fields: Array<{ label: string; set(value: string): IDataObject }> = [];
+	for (const property of shown) {
+		if (TEXT_TYPES.has(property.type) && property.name !== 'resource' && property.name !== 'operation') {
+			const value = (text: string) => (property.type === 'resourceLocator' ? { mode: 'id', value: text } : text);
+			fields.push({ label: `${property.displayName} (${property.name})`, set: (text) => ({ ...parameters, [property.name]: value(text) }) });
+		}
+		if (property.type === 'collection') {
+			for (const option of (property.options ?? []) as INodeProperties[]) {
+				if (!TEXT_TYPES.has(option.type)) continue;
+				const label = `${option.displayName} (${property.name}.${option.name})`;
+				fields.push({ label, set: (text) => ({ ...parameters, [property.name]: { ...((parameters[property.name] as IDataObject) ?? {}), [option.name]: text } }) });
+			}
+		}
+	}
+	return fields;
+}
+
+const cases = OPERATIONS.flatMap(([operation, parameters]) => textFields(parameters).map((field) => [operation, field.label, field] as const));
+
+it('covers every operation and the text fields users fill in most', () => {
+	const labels = cases.map(([operation, label]) => `${operation} ${label}`);
+	expect(new Set(cases.map(([operation]) => operation)).size).toBe(OPERATIONS.length);
+	for (const expected of ['order.create Amount (amount)', 'order.create Customer Name (customerName)', 'transaction.initiate (card) Card Number (cardNumber)', 'transaction.refund Payment ID (paymentId)', 'digitalCard.get Digital Card (digitalCardId)', 'order.createCheckout Redirect URL (additionalFields.redirectUrl)']) {
+		expect(labels).toContain(expected);
+	}
+});
+
+it.each(cases)('%s, %s: 1 MiB refused by its length, naming the field; nothing sent', async (_operation, label, field) => {
+	const result = await runNode(sandbox, field.set('={{ $json.text }}'), [{ text: MIB_OF_TROUBLE }], { typeVersion: NEWEST_VERSION });
+	expect(result.error?.message).toBe(`${label} is longer than 4096 characters [item 0]`);
+	expect(sandbox.requests).toEqual([]);
+});
