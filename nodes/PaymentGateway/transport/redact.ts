@@ -31,21 +31,24 @@ function base64Cores(bytes: Buffer): string[] {
 	return cores;
 }
 
-/** The literal forms of one secret: as written, in hex, and in base64 (whole, and at every alignment). */
+/** The literal forms of one secret: as written, form-encoded, in hex, and in base64 (whole, and at every alignment). */
 function formsOf(bytes: Buffer): string[] {
 	const text = bytes.toString('utf8');
 	const whole = bytes.toString('base64');
-	const forms = [text, whole, whole.replace(/=+$/, ''), bytes.toString('base64url')];
+	const forms = [text, text.replace(/ /g, '+'), whole, whole.replace(/=+$/, ''), bytes.toString('base64url')];
 	if (bytes.length >= MIN_ENCODED / 2) forms.push(bytes.toString('hex'), bytes.toString('hex').toUpperCase());
 	forms.push(...base64Cores(bytes));
 	return forms.filter((form) => form.length > 0);
 }
 
-/** `%2F`, `%2f` and `+` undone, twice (a proxy may encode what was already encoded); other text left as it is. */
+/**
+ * `%2F` and `%2f` undone, twice (a proxy may encode what was already encoded); other text left as it is. A `+` for a
+ * space is not undone here: the secrets' form-encoded spellings are among the literal forms instead.
+ */
 function percentDecoded(text: string): string {
 	let decoded = text;
-	for (let round = 0; round < 2 && /[%+]/.test(decoded); round++) {
-		decoded = decoded.replace(/\+/g, ' ').replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+	for (let round = 0; round < 2 && decoded.includes('%'); round++) {
+		decoded = decoded.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
 			try {
 				return decodeURIComponent(run);
 			} catch {
@@ -67,8 +70,8 @@ const DIGIT_RUN = /\d(?:[^\p{L}\p{N}]{0,3}\d){11,}/gu;
 const CARD_RUN = /(?<![\p{L}\p{N}])\d(?:[\s._/-]{0,3}\d){12,}(?![\p{L}\p{N}])/gu;
 
 // A CVV or an expiry named as such, with the digits after it ("cvv 123", "exp 12/30").
-const CVV = /\b(cvv2?|cvc2?|cvn|csc|cid|security[ _-]?code)([^\p{L}\p{N}]{0,3})\d{3,4}\b/giu;
-const EXPIRY = /\b(exp|expiry|expiration|expires|valid[ _-]?(?:thru|until))([^\p{L}\p{N}]{0,3})(?:\d{1,2}\s{0,2}[/.-]\s{0,2}\d{2,4}|\d{4})\b/giu;
+const CVV = /\b(cvv2?|cvc2?|cvn|csc|cid|security[ _-]?code)([^A-Za-z0-9]{0,3})\d{3,4}\b/gi;
+const EXPIRY = /\b(exp|expiry|expiration|expires|valid[ _-]?(?:thru|until))([^A-Za-z0-9]{0,3})(?:\d{1,2}\s{0,2}[/.-]\s{0,2}\d{2,4}|\d{4})\b/gi;
 
 function digitsOf(text: string): string {
 	return text.replace(/\D/g, '');
@@ -108,8 +111,12 @@ export function holdsCardNumber(run: string): boolean {
 	return false;
 }
 
+/** Longer runs are not data anyone reads digit by digit; they go whole, unexamined. */
+const MAX_EXAMINED_RUN = 256;
+
 /** A run that holds a card number as it may be shown: the last four digits when the run is the card, else nothing. */
 function maskedRun(run: string): string {
+	if (run.length > MAX_EXAMINED_RUN) return '…';
 	if (!holdsCardNumber(run)) return run;
 	return isCardNumber(digitsOf(run)) ? lastFour(run) : '…';
 }
@@ -178,8 +185,8 @@ export function redactorFor(secrets: SecretValues = {}): Redactor {
 			kept = runs === 'all' ? kept.replace(DIGIT_RUN, '…') : kept.replace(CARD_RUN, maskedRun);
 			kept = kept.replace(CVV, '$1$2…').replace(EXPIRY, '$1$2…');
 		}
-		// Encoded so that no form above matches (percent- or form-encoded, in part): nothing of it is kept.
-		if (/[%+]/.test(kept)) {
+		// Encoded so that no form above matches (percent-encoded, in part): nothing of it is kept.
+		if (kept.includes('%')) {
 			const decoded = percentDecoded(kept);
 			if (quotesSecret(decoded) || raw.some((secret) => decoded.includes(secret)) || BASIC_QUOTED.test(decoded)) {
 				return WITHHELD;
@@ -195,7 +202,8 @@ export function redactorFor(secrets: SecretValues = {}): Redactor {
 		if (typeof value === 'string') {
 			if (!ID_KEY.test(key)) return text(value);
 			const kept = clean(value, 'none');
-			return CARD_VALUE.test(kept.trim()) && isCardNumber(digitsOf(kept)) ? lastFour(kept) : kept;
+			const whole = kept.trim();
+			return whole.length <= 64 && CARD_VALUE.test(whole) && isCardNumber(digitsOf(whole)) ? lastFour(whole) : kept;
 		}
 		if (typeof value === 'number') {
 			return Number.isInteger(value) && isCardNumber(String(value)) ? lastFour(String(value)) : value;

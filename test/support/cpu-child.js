@@ -1,0 +1,76 @@
+'use strict';
+
+// CPU time of the package's text handling on adversarial input, measured in a process of its own (forked by
+// test/unit/linear-inputs.test.ts), where no other test, sandbox or collector of a jest worker runs beside it. Each
+// case runs once to warm up, then once measured; the answer is the CPU milliseconds of the measured run, per case.
+
+const fs = require('node:fs');
+const ts = require('typescript');
+
+require.extensions['.ts'] = (module, filename) => {
+	const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
+		compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+		fileName: filename,
+	});
+	module._compile(outputText, filename);
+};
+
+const { redactorFor } = require('../../nodes/PaymentGateway/transport/redact.ts');
+const { knownFailureFields } = require('../../nodes/PaymentGateway/transport/failureFields.ts');
+const input = require('../../nodes/PaymentGateway/validation/input.ts');
+const { checkCredentialFields } = require('../../nodes/PaymentGateway/validation/credential.ts');
+const { readNotification } = require('../../nodes/PaymentGatewayTrigger/notification.ts');
+const { claimOf } = require('../../nodes/PaymentGatewayTrigger/rechecks.ts');
+
+const MIB = 1024 * 1024;
+/** Texts that make backtracking patterns, digit-run scanners and decoders work hardest, 1 MiB each. */
+const TEXTS = {
+	'"1," repeated': '1,'.repeat(MIB / 2),
+	'"1 " repeated': '1 '.repeat(MIB / 2),
+	'digits': '1'.repeat(MIB),
+	'"1-" repeated': '1-'.repeat(MIB / 2),
+	'"%2" repeated': '%2'.repeat(MIB / 2),
+	'"%41" repeated': '%41'.repeat(MIB / 3),
+	'"+" repeated': '+'.repeat(MIB),
+	'"Basic " repeated': 'Basic '.repeat(MIB / 6),
+	'"cvv 1" repeated': 'cvv 1'.repeat(MIB / 5),
+	'"exp 1/" repeated': 'exp 1/'.repeat(MIB / 6),
+	'"4111 1111 1111 " repeated': '4111 1111 1111 '.repeat(MIB / 15),
+	'slashes': '/'.repeat(MIB),
+	'"0." repeated': '0.'.repeat(MIB / 2),
+};
+
+const redactor = redactorFor({ clientId: 'client-id', clientSecret: 'a-client-secret-of-some-length', cardEncryptionKey: 'ab'.repeat(32) });
+
+const ATTEMPTS = {
+	'redaction of an error text': (text) => knownFailureFields({ resCode: 500, status: 'failure', errMessage: text, message: text }, redactor),
+	'redaction of a success answer': (text) => redactor.answer({ note: text, orderId: text, nested: [{ description: text }] }),
+	'Amount': (text) => input.validateAmount('Amount (amount)', text, 3),
+	'e-mail': (text) => input.validateEmail('Customer Email (customerEmail)', text),
+	'URL': (text) => input.validateUrl('Redirection URL (redirectionUrl)', text),
+	'card number': (text) => input.validateCardNumber('Card Number (cardNumber)', text),
+	'header value': (text) => input.validateHeaderValue('User Agent (options.userAgent)', text),
+	'credential Base URL': (text) => checkCredentialFields({ clientId: 'c', clientSecret: 's', baseUrl: `https://gateway.example.com/${text}`, cardEncryptionKey: 'ab'.repeat(32) }),
+	'notification field': (text) => readNotification({ orderId: 'wb-1', paymentId: 'PAY1', status: text }, undefined),
+	'notification claim key': (text) => claimOf({ orderId: 'wb-1', paymentId: 'PAY1', status: text.slice(0, 2048) }),
+};
+
+function cpuMs(fn) {
+	const started = process.cpuUsage();
+	try {
+		fn();
+	} catch {
+		// A refusal is an answer too: the time to it is what is measured.
+	}
+	const used = process.cpuUsage(started);
+	return (used.user + used.system) / 1000;
+}
+
+const results = [];
+for (const [attempt, fn] of Object.entries(ATTEMPTS)) {
+	for (const [label, text] of Object.entries(TEXTS)) {
+		cpuMs(() => fn(text));
+		results.push({ attempt, text: label, ms: cpuMs(() => fn(text)) });
+	}
+}
+process.send(results);
