@@ -6,7 +6,8 @@
 //
 // BENCH_N items per run (1000), BENCH_LATENCY_MS sandbox latency for the throughput and clean-up runs (50),
 // BENCH_ROUNDS rounds of the overhead comparison (6), BENCH_MEMORY_N item counts of the memory runs (1000,10000).
-// BENCH_ONLY=capacity runs only the section "a gateway of unknown capacity" and writes bench/results-capacity.json.
+// BENCH_ONLY=capacity runs only the section "a gateway of unknown capacity" and writes bench/results-capacity.json;
+// BENCH_ONLY=trigger only "the trigger under replays", into bench/results-trigger.json.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -17,6 +18,7 @@ const { measureMemory } = require('./lib/memory');
 const { floorStatusOfAll } = require('./lib/floor-node');
 const { httpRequestStatusOfAll, untunedStatusOfAll } = require('./lib/untuned');
 const { unknownCapacity } = require('./lib/capacity');
+const { triggerReplays } = require('./lib/trigger-replays');
 const { cleanUpCards, paidOrders, statusOfAll, storeCards } = require('./lib/node-runs');
 const { plainClient } = require('./lib/plain-client');
 const { timed } = require('./lib/pool');
@@ -37,7 +39,7 @@ const CLEANUP = { customers: 200, cardsEach: 5, concurrency: 10 };
 const UNTUNED = { items: 300, latencyMs: 1000, typeVersion1Items: 20 };
 
 const ONLY = process.env.BENCH_ONLY || undefined;
-if (ONLY !== undefined && ONLY !== 'capacity') throw new Error(`BENCH_ONLY must be "capacity", not "${ONLY}"`);
+if (ONLY !== undefined && !['capacity', 'trigger'].includes(ONLY)) throw new Error(`BENCH_ONLY must be "capacity" or "trigger", not "${ONLY}"`);
 const CAPACITY_ITEMS = 1000;
 
 const RESULTS_FILE = path.join(__dirname, ONLY ? `results-${ONLY}.json` : 'results.json');
@@ -285,12 +287,22 @@ async function everySection(sandbox, results) {
 	progress('a gateway of unknown capacity ...');
 	results.capacity = await unknownCapacity(sandbox, plain.statusHeaders(), allOrderIds.slice(0, CAPACITY_ITEMS), progress);
 
+	progress('the trigger under replays ...');
+	results.triggerReplays = await triggerReplays(sandbox, allOrderIds, undefined, progress);
+
 	progress('memory ...');
 	results.memory = await memory(sandbox, allOrderIds, plain.headers);
 }
 
-/** Only the section "a gateway of unknown capacity": paid orders, then its runs. */
+/** Only one section: paid orders, then its runs. */
 async function capacityOnly(sandbox, results) {
+	if (ONLY === 'trigger') {
+		progress('setting up 200 paid orders ...');
+		const { orderIds } = await paidOrders(sandbox, 200);
+		progress('the trigger under replays ...');
+		results.triggerReplays = await triggerReplays(sandbox, orderIds, undefined, progress);
+		return;
+	}
 	progress(`setting up ${CAPACITY_ITEMS} paid orders ...`);
 	const { orderIds, nodeHeaders } = await paidOrders(sandbox, CAPACITY_ITEMS);
 	progress('a gateway of unknown capacity ...');

@@ -12,7 +12,7 @@ const path = require('node:path');
 const { test } = require('node:test');
 
 const { has, searchLeaks, setUp, startN8n, story } = require('./lib/check');
-const { DECLINED_CARD, cardPayment, notified, unpaidOrder } = require('./lib/gateway');
+const { DECLINED_CARD, cardPayment, inPool, notified, unpaidOrder } = require('./lib/gateway');
 const { notificationOf, postAtOnce, settledPayment } = require('./lib/notifications');
 const { paths } = require('./lib/package');
 const { nodeItems, post } = require('./lib/rest');
@@ -139,7 +139,6 @@ step('flat: a partial refund starts one execution, with its refundId and status 
 	const item = await oneExecution(partial.delivery);
 	assert.equal(item.refundId, partial.refundId);
 	assertVerified(item, { orderId: s.paid.orderId, paymentId: s.paid.paymentId, status: 'partially_refunded' });
-	s.refundsWithId = (s.refundsWithId ?? 0) + 1;
 });
 
 step("wrapped, values padded with spaces: a failed payment's item holds data's fields, its eventType trimmed", async () => {
@@ -155,7 +154,6 @@ step('wrapped: the full refund starts one execution (REFUND_SUCCESS, its refundI
 	const item = await oneExecution(rest.delivery);
 	assertVerified(item, { orderId: s.paid.orderId, paymentId: s.paid.paymentId, status: 'refunded' });
 	has(item, { eventType: 'REFUND_SUCCESS', refundId: rest.refundId });
-	s.refundsWithId = (s.refundsWithId ?? 0) + 1;
 	const forged = await s.sandbox.sendNotification({ paymentId: s.failed.paymentId, signature: 'a'.repeat(64) });
 	assert.equal(forged.status, 401);
 	await noExecution();
@@ -233,6 +231,62 @@ step('ten different at once, then each again at once: ten executions, then none'
 	log('ten different notifications at once: 10 executions; their ten repeats at once: 0');
 });
 
+/** The trigger's re-checks of one payment the sandbox has logged. */
+const readsOf = (paymentId) => s.sandbox.requests.filter((r) => r.apiPath === `/transaction/status/${paymentId}`).length;
+
+/** The trigger's static data as n8n saved it. */
+async function savedStore() {
+	const { staticData } = await s.session.data('GET', `/rest/workflows/${s.trigger.id}`);
+	return JSON.stringify(staticData?.['node:Payment Gateway Trigger'] ?? {});
+}
+
+step('a customer replaying a partial refund’s signature with 50 made-up refundIds: no execution, the store unchanged', async () => {
+	s.sandbox.setNotifications({ url: s.trigger.url, format: 'flat', pad: false });
+	s.replayed = await payAndComplete(25.5, 'TRG-0401', 'success');
+	await oneExecution(s.replayed.delivery);
+	const partial = await refund(s.replayed.paymentId, 1);
+	has(await oneExecution(partial.delivery), { status: 'partially_refunded', statusVerified: true });
+	s.sandbox.setNotifications({ url: null });
+	const genuine = { ...(await notificationOf(s.sandbox, s.replayed.paymentId)), eventType: 'REFUND_SUCCESS', status: 'partially_refunded' };
+	const before = { store: await savedStore(), reads: readsOf(s.replayed.paymentId) };
+	const statuses = await inPool(Array.from({ length: 50 }, (_, index) => index), 10, async (index) => (await post(s.trigger.url, { ...genuine, refundId: `RFD-MADE-UP-${index}`, amount: 0.01 })).status);
+	assert.deepEqual([...new Set(statuses)], [200]);
+	await noExecution();
+	const reads = readsOf(s.replayed.paymentId) - before.reads;
+	assert.ok(reads <= 10, `${reads} reads for 50 replays`);
+	assert.equal(await savedStore(), before.store, 'the replays left the store as it was');
+	log(`50 replays with made-up refundIds: 0 executions, ${reads} gateway reads, the store unchanged`);
+});
+
+step('1,000 replays with made-up claims, 50 at a time, against a gateway serving 2 at once: a genuine notification of another payment is confirmed', async () => {
+	const paymentId = s.replayed.paymentId;
+	const genuine = await settledPayment(s.sandbox, { amount: 19.5, receiptId: 'TRG-0402' });
+	const replay = { ...(await notificationOf(s.sandbox, paymentId)), eventType: 'REFUND_SUCCESS', status: 'partially_refunded' };
+	const before = readsOf(paymentId);
+	const genuineBefore = readsOf(genuine.paymentId);
+	s.sandbox.setCapacity({ serves: 2, beyond: 'refuse', retryAfter: 1 });
+	const startedAt = Date.now();
+	let statuses;
+	try {
+		const flood = inPool(Array.from({ length: 1000 }, (_, index) => index), 50, async (index) => {
+			if (index === 500) assert.equal((await post(s.trigger.url, genuine)).status, 200);
+			return (await post(s.trigger.url, { ...replay, refundId: `RFD-FLOOD-${index}`, timestamp: `made-up-${index}` })).status;
+		});
+		statuses = await flood;
+	} finally {
+		s.sandbox.setCapacity(null);
+	}
+	const seconds = (Date.now() - startedAt) / 1000;
+	assert.deepEqual([...new Set(statuses)], [200]);
+	const [item] = await started(s.trigger, 1);
+	has(item, { paymentId: genuine.paymentId, status: 'success', statusVerified: true });
+	const reads = readsOf(paymentId) - before;
+	const refused = s.sandbox.requests.filter((r) => r.fault === 'capacity').length;
+	assert.ok(reads <= 10, `${reads} reads for 1,000 replays`);
+	s.floodFigures = { deliveries: 1000, seconds, reads, readsPerDelivery: reads / 1000, refused, genuineReads: readsOf(genuine.paymentId) - genuineBefore };
+	log(`1,000 replays (50 at a time) in ${seconds.toFixed(1)} s (${Math.round(1000 / seconds)} a second): 1 execution (the genuine notification of another payment, confirmed), ${reads} reads of the replayed payment (${(reads / 1000).toFixed(3)} a delivery), ${s.floodFigures.genuineReads} of the genuine one, ${refused} refused by the gateway's capacity`);
+});
+
 check("what n8n keeps for repeats: the trigger's static data, 17 characters per handled notification", async () => {
 	const { staticData } = await s.session.data('GET', `/rest/workflows/${s.trigger.id}`);
 	// Payments that moved money and the rest are kept apart, one string each.
@@ -240,10 +294,9 @@ check("what n8n keeps for repeats: the trigger's static data, 17 characters per 
 	const kept = (store.handledNotifications ?? '') + (store.handledUnpaidNotifications ?? '');
 	assert.equal(typeof store.handledNotifications, 'string', `the store: ${JSON.stringify(staticData)?.slice(0, 200)}`);
 	assert.equal(kept.length % 17, 0);
-	const confirmed = s.counts[s.trigger.id] - (s.unconfirmed ?? 0);
-	// A refund with a refundId also notes its payment in that status: two entries.
-	const entries = confirmed + (s.refundsWithId ?? 0);
-	assert.equal(kept.length / 17, entries, 'one entry per confirmed execution (two per refund), none lost to concurrent saves');
+	// One entry per confirmed state of a payment, so per confirmed execution; none lost to concurrent saves.
+	const entries = s.counts[s.trigger.id] - (s.unconfirmed ?? 0);
+	assert.equal(kept.length / 17, entries, 'one entry per confirmed execution, none lost to concurrent saves');
 	log(`the workflow's static data holds ${kept.length / 17} handled notifications in ${kept.length} characters`);
 });
 

@@ -126,6 +126,29 @@ function printMemory(memory) {
 	console.log(`  live heap peak: a separate run of the same size with a full collection every ${memory.liveHeapGcEveryMs} ms before each sample`);
 }
 
+function printTriggerReplays(replays) {
+	if (!replays) return;
+	const { settings } = replays;
+	console.log(
+		`\nThe trigger under replays (${settings.atOnce} deliveries in flight): ${settings.distinct} notifications of distinct paid payments, each again` +
+			` (${settings.repeats} repeats), then ${settings.replays} replays of one payment with a made-up refundId each`,
+	);
+	console.log(`  ${''.padEnd(44)} ${'a second'.padStart(9)} ${'answered'.padStart(9)} ${'all done'.padStart(9)} ${'started'.padStart(8)} ${'reads'.padStart(6)} ${'a delivery'.padStart(10)}`);
+	for (const [key, label] of [['trigger', 'Payment Gateway Trigger'], ['floor', 'floor: re-reads and starts every delivery']]) {
+		for (const [what, name] of [['distinct', 'distinct'], ['repeats', 'repeats'], ['madeUpClaims', 'made-up claims']]) {
+			const phase = replays[key][what];
+			console.log(
+				`  ${`${label}, ${name}`.padEnd(44)} ${pad(phase.perSecond, 9)} ${pad(`${phase.answeredMs} ms`, 9)} ${pad(`${phase.ms} ms`, 9)} ${pad(phase.executions, 8)} ${pad(phase.gatewayReads, 6)} ${pad(phase.readsPerDelivery, 10)}`,
+			);
+		}
+	}
+	const { ratios } = replays;
+	console.log(
+		`  trigger/floor: distinct a second ${ratios.distinctPerSecond}, repeats a second ${ratios.repeatsPerSecond}, made-up claims a second ${ratios.madeUpClaimsPerSecond};` +
+			` reads a repeat ${ratios.readsPerRepeat}, reads a made-up claim ${ratios.readsPerMadeUpClaim}`,
+	);
+}
+
 function printReport(results) {
 	printMachine(results);
 	if (results.overhead) printOverhead(results.overhead);
@@ -133,6 +156,7 @@ function printReport(results) {
 	if (results.cleanUp) printCleanUp(results.cleanUp);
 	printUntuned(results.untuned);
 	printUnknownCapacity(results.capacity);
+	printTriggerReplays(results.triggerReplays);
 	if (results.memory) printMemory(results.memory);
 }
 
