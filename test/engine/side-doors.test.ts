@@ -2,7 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
+import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { NEWEST_VERSION } from '../../nodes/PaymentGateway/actions/versions';
+import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
+import { runListSearch } from '../support/engine';
 import type { Sandbox } from '../support/fixtures';
 import { createOrder, orderParameters, runNode, sandboxCredentials, settledPayment, startSandbox, testGatewayCredential } from '../support/fixtures';
 
@@ -98,6 +101,19 @@ describe('door 1: a redirect is never followed', () => {
 		expect(elsewhere.requests).toEqual([]);
 		expect(result.error?.message).toMatch(/^Status → Get by Payment ID: the gateway answered with a redirect \(HTTP 302\)/);
 		expect(result.items).toEqual([]);
+	});
+
+	it('the stored-card list in the editor answered with a redirect: its message says so, nothing sent elsewhere', async () => {
+		sandbox.injectFault({ match: '/digitalCards', kind: 'redirect', status: 302, location: `${elsewhere.url}/cards` });
+		const listed = await runListSearch({
+			nodeType: PaymentGateway,
+			credentialType: PaymentGatewayApi,
+			credentials: sandboxCredentials(sandbox),
+			method: 'searchStoredCards',
+			parameters: { resource: 'digitalCard', operation: 'get', customerId: 'cus_1' } as never,
+		});
+		expect(elsewhere.requests).toEqual([]);
+		expect(listed.error?.message).toContain('redirect (HTTP 302)');
 	});
 
 	it('the credential’s Test answered with a redirect: an error naming the Base URL, nothing sent elsewhere', async () => {

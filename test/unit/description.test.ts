@@ -50,3 +50,16 @@ describe('identifiers several operations ask for are defined once', () => {
 		expect(new PaymentGateway().methods.listSearch.searchStoredCards).toEqual(expect.any(Function));
 	});
 });
+
+describe('money fields keep what is typed', () => {
+	// The editor rounds a number field to its numberPrecision as it is typed (1.2345 became 1.235, and an order for
+	// 1.235 OMR was made) and puts back the old value for one below minValue (-5): the check when running refuses both.
+	const money = description.properties.filter((property) => ['amount', 'toolMaxAmount', 'toolMaxTotal'].includes(property.name));
+
+	it('no money field has a display precision or a minimum', () => {
+		expect(money.length).toBeGreaterThanOrEqual(6);
+		for (const field of money) {
+			expect([field.name, field.typeOptions?.numberPrecision, field.typeOptions?.minValue]).toEqual([field.name, undefined, undefined]);
+		}
+	});
+});
