@@ -38,13 +38,23 @@ const TEXTS = {
 	'"4111 1111 1111 " repeated': '4111 1111 1111 '.repeat(MIB / 15),
 	'slashes': '/'.repeat(MIB),
 	'"0." repeated': '0.'.repeat(MIB / 2),
+	'base64 of base64': Buffer.from(Buffer.from('x'.repeat(MIB / 2)).toString('base64')).toString('base64').slice(0, MIB),
+	'"%5C" repeated': '%5C'.repeat(MIB / 3),
+	'"\\u0041" repeated': '\\u0041'.repeat(MIB / 6),
+	'"&#x41;" repeated': '&#x41;'.repeat(MIB / 6),
+	'16 letters and a space, repeated': 'abcdefghijklmnop '.repeat(MIB / 17),
 };
+
+// The funnel reads texts up to MAX_FUNNEL_TEXT and leaves longer ones unread: measured at its bound too.
+const { MAX_FUNNEL_TEXT } = require('../../nodes/PaymentGateway/transport/redact.ts');
 
 const redactor = redactorFor({ clientId: 'client-id', clientSecret: 'a-client-secret-of-some-length', cardEncryptionKey: 'ab'.repeat(32) });
 
 const ATTEMPTS = {
 	'redaction of an error text': (text) => knownFailureFields({ resCode: 500, status: 'failure', errMessage: text, message: text }, redactor),
 	'redaction of a success answer': (text) => redactor.answer({ note: text, orderId: text, nested: [{ description: text }] }),
+	'redaction of an error text at the bound': (text) => knownFailureFields({ errMessage: text.slice(0, MAX_FUNNEL_TEXT) }, redactor),
+	'redaction of a success answer at the bound': (text) => redactor.answer({ note: text.slice(0, MAX_FUNNEL_TEXT), orderId: text.slice(0, MAX_FUNNEL_TEXT) }),
 	'Amount': (text) => input.validateAmount('Amount (amount)', text, 3),
 	'e-mail': (text) => input.validateEmail('Customer Email (customerEmail)', text),
 	'URL': (text) => input.validateUrl('Redirection URL (redirectionUrl)', text),

@@ -168,7 +168,9 @@ function headerCases(operation: string): FieldCase[] {
 			path,
 			fc.oneof(anyText(300), notText, fc.constantFrom('fr-CH', 'Mozilla/5.0 (X11)', '203.0.113.9', 'Jöhn', '→', 'a\r\nX-Evil: 1').chain(padded)),
 			(value) => {
-				const text = typeof value === 'string' ? value.trim() : '';
+				// A value that is not text is refused, not silently replaced by the default (a number is written out).
+				if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number') return rules.refused(field);
+				const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 				if (!text) return { sent: headerDefaults[header] };
 				return rules.NOT_IN_A_HEADER.test(text) ? rules.refused(field) : { sent: text };
 			},

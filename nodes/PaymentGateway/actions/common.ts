@@ -198,8 +198,14 @@ export function callSettings(ctx: IExecuteFunctions, itemIndex: number): CallSet
 function checkedSettings(options: IDataObject, itemIndex: number, version: number): CallSettings {
 	const headers: IDataObject = {};
 	for (const [option, header] of Object.entries(HEADER_FOR_OPTION)) {
-		const value = stringText(options[option]);
-		if (value) headers[header] = validateHeaderValue(`${HEADER_LABELS[option]} (options.${option})`, value);
+		const field = `${HEADER_LABELS[option]} (options.${option})`;
+		const given = options[option];
+		// A value that is not text (an object from an expression) would otherwise be dropped for the default, unsaid.
+		if (given !== undefined && given !== null && typeof given !== 'string' && typeof given !== 'number') {
+			throw new InvalidInput(field, 'must be text');
+		}
+		const value = stringText(typeof given === 'number' ? String(given) : given);
+		if (value) headers[header] = validateHeaderValue(field, value);
 	}
 	const timeout = validateTimeout('Timeout (options.timeout)', options.timeout);
 	const maxRetries = options.maxRetries === undefined ? repeatableDefaults(version).maxRetries : options.maxRetries;

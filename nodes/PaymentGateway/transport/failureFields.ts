@@ -26,6 +26,8 @@ export function knownFailureFields(body: IDataObject, redactor: Redactor = cardD
 	for (const key of FAILURE_FIELDS) {
 		const value = body[key];
 		if (key === 'status' && !(typeof value === 'string' && value.length <= 32 && /^[A-Za-z_ -]{1,32}$/.test(value))) continue;
+		// A resCode is an HTTP-style code of three digits; anything else (a card number echoed there) is not one.
+		if (key === 'resCode' && !/^[1-9]\d{2}$/.test(String(value).trim())) continue;
 		if (typeof value === 'string') known[key] = keptFailureText(value, redactor);
 		else if (typeof value === 'number' && Number.isFinite(value)) known[key] = value;
 	}

@@ -18,11 +18,12 @@ const CHECK_BASE_URLS =
 const LOST_DELETE =
 	'The card is not stored for this customer now, but this run cannot tell whether it deleted it: an earlier attempt got no usable answer and may have removed the card, or the card was already gone or belongs to another customer. Check the customer’s cards with Digital Card → Get Many; there is nothing left to delete.';
 
+/** The body's resCode, an HTTP-style code of three digits; anything else there (an echoed card number) is none. */
 export function numericResCode(body: IDataObject): number | undefined {
 	const value = body.resCode;
-	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value !== 'number' && typeof value !== 'string') return undefined;
 	const code = Number(value);
-	return Number.isFinite(code) ? code : undefined;
+	return Number.isInteger(code) && code >= 100 && code <= 999 ? code : undefined;
 }
 
 /** The gateway's answers all carry a `status` word or a `resCode`; another server's JSON does not. */

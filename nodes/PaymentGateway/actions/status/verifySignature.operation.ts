@@ -65,7 +65,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const confirmsByDefault = confirmsWithGateway(this.getNode().typeVersion);
 	const confirm = this.getNodeParameter('confirmWithGateway', itemIndex, confirmsByDefault) as boolean;
 	if (!gateway.clientSecret) throw new InvalidCredential('Client Secret', 'is empty');
-	const record = this.getInputData()[itemIndex].json;
+	// The record comes from a customer's browser or a gateway: through the redaction funnel, as every such text.
+	const record = gateway.redactor.answer(this.getInputData()[itemIndex].json);
 	const signatureValid = isAuthenticSignature(gateway.clientSecret, orderId, paymentId, signature);
 	// From typeVersion 1.2 an unconfirmed record says so, whatever it claims of itself.
 	if (!confirm) return confirmsByDefault ? { ...withoutNodeValues(record), signatureValid, statusVerified: false } : { ...record, signatureValid };
