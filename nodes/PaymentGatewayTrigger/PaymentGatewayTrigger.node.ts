@@ -190,20 +190,23 @@ export class PaymentGatewayTrigger implements INodeType {
 		const scope = `${this.getWorkflow().id ?? ''}\u0000${node.name}`;
 		const recheck = options.recheckStatus !== false;
 		const ignoreRepeats = typeof options.ignoreRepeats === 'boolean' ? options.ignoreRepeats : node.typeVersion >= 1.1;
+		// A test event ("Listen for test event") teaches nothing: its store is not the active workflow's.
+		// Read at once, before any wait for the gateway: what other processes saved meanwhile is learnt at every request.
+		const repeats = ignoreRepeats && this.getMode() !== 'manual' ? new Repeats(this.getWorkflowStaticData('node'), scope) : undefined;
 		let item: IDataObject;
 		let progress = '';
 		if (recheck) {
 			// Replays of one payment share and space its reads (rechecks.ts): a claim already explained reads nothing.
 			const rechecks = new Rechecks(scope);
 			const claim = claimOf(notification);
-			const shared = await rechecks.recheck(notification.paymentId, claim, async () => await confirmation(this, notification, options));
+			const shared = await rechecks.recheck(notification.paymentId, claim, async () => await confirmation(this, notification, options), !ignoreRepeats);
 			// An unconfirmed read shared by many deliveries starts one execution, unless the author asked for every one.
 			if (shared.kind === 'dropped' || (ignoreRepeats && !shared.first)) return { noWebhookResponse: true };
 			const { confirmation: confirmed } = shared;
 			item = confirmedItem(claims, confirmed);
 			if (confirmed.verified) {
 				progress = confirmed.progress;
-				if (sameStatus(confirmed.values.status, notification.status)) rechecks.explained(notification.paymentId, claim, confirmed);
+				rechecks.learnt(notification.paymentId, confirmed, sameStatus(confirmed.values.status, notification.status) ? claim : undefined);
 			} else {
 				item.recheckError = { ...confirmed.failure, description: NOT_CONFIRMED };
 			}
@@ -220,13 +223,13 @@ export class PaymentGatewayTrigger implements INodeType {
 		const outcomes = this.getNodeParameter('outcomes', []) as Outcome[];
 		if (outcomes.length > 0 && !outcomes.includes(outcome)) return { noWebhookResponse: true };
 
-		// Only what was confirmed (or, unchecked, claimed) counts as handled: an unconfirmed one may be news next time.
-		// A test event ("Listen for test event") teaches nothing: its store is not the active workflow's.
-		if (ignoreRepeats && (item.statusVerified === true || !recheck) && this.getMode() !== 'manual') {
-			const repeats = new Repeats(this.getWorkflowStaticData('node'), scope);
-			// The key holds confirmed values only: a refundId, an event type or a time the sender wrote makes nothing new.
-			const status = recheck ? item.status : notification.status;
-			const kind = outcome === 'succeeded' || outcome === 'refunded' ? 'paid' : 'unpaid';
+		// Only what was confirmed counts as handled: an unconfirmed one may be news next time.
+		if (repeats && (item.statusVerified === true || !recheck)) {
+			// The key holds confirmed values only: a refundId, an event type, a time or a status the sender wrote makes
+			// nothing new. With the re-check off nothing is confirmed, so a payment starts the workflow once, and its
+			// claims never reach the store of paid payments.
+			const status = recheck ? item.status : '';
+			const kind = recheck && (outcome === 'succeeded' || outcome === 'refunded') ? 'paid' : 'unpaid';
 			const repeat = repeats.handledBefore(notification.paymentId, status, progress, kind);
 			repeats.save();
 			if (repeat) return { noWebhookResponse: true };

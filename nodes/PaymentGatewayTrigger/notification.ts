@@ -36,7 +36,7 @@ class TooLarge extends Error {}
  * bounded here, before anything matches it: the field that is too long or too deep is named.
  */
 function trimmed(value: unknown, path: string, budget: { values: number }, depth = 0): unknown {
-	if (--budget.values < 0) throw new TooLarge(`has more than ${MAX_VALUES} values`);
+	if (--budget.values < 0) throw new TooLarge(`body has more than ${MAX_VALUES} values (at field ${path || 'body'})`);
 	if (typeof value === 'string') {
 		if (value.length > MAX_FIELD_CHARS) throw new TooLarge(`field ${path || 'body'} is longer than ${MAX_FIELD_CHARS} characters`);
 		return value.trim();
@@ -80,7 +80,7 @@ export function readNotification(body: unknown, rawBody: unknown): Notification 
 		parsed = trimmed(json, '', { values: MAX_VALUES }) as IDataObject;
 	} catch (error) {
 		// Only a bound throws there (a stack overflow cannot happen: the depth is bounded first).
-		const why = error instanceof TooLarge ? `its ${error.message}` : 'it cannot be read';
+		const why = error instanceof TooLarge ? `its ${error.message.replace(/^body /, '')}` : 'it cannot be read';
 		return new RefusedNotification(oversized ? 413 : 400, `Not a payment notification: ${why}`);
 	}
 	if (oversized) return new RefusedNotification(413, `Not a payment notification: the body is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`);

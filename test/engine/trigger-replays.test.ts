@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { repeatKey } from '../../nodes/PaymentGatewayTrigger/repeats';
 import type { StatusRecord } from '../support/fixtures';
 import { runNode } from '../support/fixtures';
 import { PAYMENT_STATUS, useTriggerBench } from '../support/trigger';
@@ -120,6 +121,24 @@ describe('door 3: replays cost the gateway little', () => {
 		await settled();
 		expect(bench.server.executions.map((execution) => execution.items[0].json.status)).toEqual(['success', 'refunded']);
 		expect(readsOf(record.paymentId)).toBeLessThanOrEqual(10);
+	});
+});
+
+describe('with the re-check off, claims decide nothing either', () => {
+	it('a payment starts the workflow once: other spellings of success and made-up refunds start nothing, and touch no paid entry', async () => {
+		const record = await paid();
+		await bench.withServer({ options: { recheckStatus: false, ignoreRepeats: true } }, async (own) => {
+			await notify(own, record);
+			for (const status of ['paid', 'completed', 'captured', 'SUCCESS', 'refunded']) await notify(own, { ...record, status, refundId: `RFD-${status}` });
+			await bench.settled(own);
+			expect(own.executions).toHaveLength(1);
+			// (The process's memory of this file's other tests is in the store too: only this payment's keys are looked at.)
+			const store = own.store.staticData['node:Payment Gateway Trigger'] as IDataObject;
+			const paidKeys = String(store.handledNotifications ?? '');
+			for (const status of ['', 'success', 'paid', 'refunded']) expect(paidKeys).not.toContain(repeatKey(record.paymentId, status));
+			expect(String(store.handledUnpaidNotifications)).toContain(repeatKey(record.paymentId, ''));
+		});
+		expect(bench.recheckRequests()).toEqual([]);
 	});
 });
 

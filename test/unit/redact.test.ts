@@ -108,7 +108,7 @@ describe('card data', () => {
 	});
 
 	it('card keys and card-number checks', () => {
-		for (const key of ['cardNumber', 'card_no', 'pan', 'PAN', 'maskedPan', 'cvv', 'cvc2', 'securityCode', 'exp', 'expiry', 'expMonth', 'cardExpYear', 'expirationDate', 'validThru', 'track2Data']) {
+		for (const key of ['cardNumber', 'card_no', 'pan', 'PAN', 'maskedPan', 'cvv', 'cvc2', 'securityCode', 'exp', 'expiry', 'expMonth', 'cardExpYear', 'expirationDate', 'validThru', 'track2Data', 'cc_exp', 'ccNum', 'cvvCode', 'cvv_number', 'card_verification_value', 'expMonthYear', 'expiryDateText']) {
 			expect([key, isCardKey(key)]).toEqual([key, true]);
 		}
 		for (const key of ['panLastFour', 'lastFour', 'last4', 'cardType', 'cardNetwork', 'paymentDetails', 'expiresAt', 'number0', 'cardHolderName']) {

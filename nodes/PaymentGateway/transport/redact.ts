@@ -164,7 +164,7 @@ const EXPIRY = /\b(exp|expiry|expiration|expires|exp[ _.-]?date|valid[ _-]?(?:th
 
 /** Keys under which an answer carries card data: the value goes, whatever it is. */
 const CARD_KEY =
-	/card_?(?:number|num|no)\b|card_?number|^(?:card_?)?(?:number|num|no|pan)$|^(?:masked_?)?pan(?:_?(?:number|value))?$|primary_?account|cvv|cvc|ccv|cvn|^csc|^cid$|^cav2?$|security_?code|verification_?(?:value|code|number)|^(?:card_?)?exp(?:iry|iration|ires)?(?:_?(?:date|month|year|mm|yy|yyyy|text|month_?year|date_?text))*$|^exp_?(?:month|year|date)|^valid_?(?:thru|through|to|until)$|^track_?[12]?(?:_?data)?$|^encrypted_?card/i;
+	/^cc_?(?:num|number|no|exp|expiry|cvv|cvc|code|month|year)|card_?(?:number|num|no)\b|card_?number|^(?:card_?)?(?:number|num|no|pan)$|^(?:masked_?)?pan(?:_?(?:number|value))?$|primary_?account|cvv|cvc|ccv|cvn|^csc|^cid$|^cav2?$|security_?code|verification_?(?:value|code|number)|^(?:card_?)?exp(?:iry|iration|ires)?(?:_?(?:date|month|year|mm|yy|yyyy|text|month_?year|date_?text))*$|^exp_?(?:month|year|date)|^valid_?(?:thru|through|to|until)$|^track_?[12]?(?:_?data)?$|^encrypted_?card/i;
 
 /** Keys that look like card keys but hold what may be shown. */
 const SHOWN_KEY = /^(?:pan_?last_?(?:four|4)|last_?(?:four|4)|card_?last_?(?:four|4)|masked_?last_?four)$/i;

@@ -1,0 +1,121 @@
+import type { Confirmation } from '../../nodes/PaymentGateway/actions/status/confirm';
+import { gapAfter, MAX_HOLD_MS, Rechecks } from '../../nodes/PaymentGatewayTrigger/rechecks';
+
+// How the trigger shares and spaces its reads of one payment, on a simulated clock: reads grow with the payments
+// notified and with time, never with the deliveries.
+
+const confirmed: Confirmation = { verified: true, values: { status: 'success' }, progress: '' };
+let scope = 0;
+
+/** A read that answers after `ms` of simulated time and counts itself. */
+function gateway(ms = 100) {
+	const reads: number[] = [];
+	return {
+		reads,
+		read: async (): Promise<Confirmation> => {
+			reads.push(Date.now());
+			await new Promise((resolve) => setTimeout(resolve, ms));
+			return confirmed;
+		},
+	};
+}
+
+beforeEach(() => {
+	jest.useFakeTimers({ now: Date.UTC(2026, 10, 27) });
+	scope++;
+});
+afterEach(() => jest.useRealTimers());
+
+it('the gaps double from 1 s to ten minutes', () => {
+	expect([0, 1, 2, 3, 4, 10, 11, 20].map(gapAfter)).toEqual([0, 1000, 2000, 4000, 8000, 512_000, 600_000, 600_000]);
+});
+
+it('deliveries of one claim at once: one read, one delivery waits for it, the others are dropped', async () => {
+	const rechecks = new Rechecks(`s${scope}`);
+	const { reads, read } = gateway();
+	const answers = Array.from({ length: 50 }, () => rechecks.recheck('PAY1', 'claim-a', read));
+	await jest.advanceTimersByTimeAsync(200);
+	const kinds = (await Promise.all(answers)).map((answer) => answer.kind);
+	expect(reads).toHaveLength(1);
+	expect(kinds.filter((kind) => kind === 'confirmed')).toHaveLength(1);
+	expect(kinds.filter((kind) => kind === 'dropped')).toHaveLength(49);
+});
+
+it('a claim explained by a confirmation is answered from it, unread', async () => {
+	const rechecks = new Rechecks(`s${scope}`);
+	const { reads, read } = gateway();
+	const first = rechecks.recheck('PAY1', 'claim-a', read);
+	await jest.advanceTimersByTimeAsync(200);
+	rechecks.learnt('PAY1', ((await first) as { confirmation: Confirmation }).confirmation, 'claim-a');
+	for (let delivery = 0; delivery < 100; delivery++) expect((await rechecks.recheck('PAY1', 'claim-a', read)).kind).toBe('confirmed');
+	expect(reads).toHaveLength(1);
+});
+
+it('new claims of one payment, for an hour: reads spaced 1 s, 2 s, 4 s … then ten minutes apart', async () => {
+	const rechecks = new Rechecks(`s${scope}`);
+	const { reads, read } = gateway(50);
+	const pending: Array<Promise<unknown>> = [];
+	for (let second = 0; second < 3600; second++) {
+		// A new made-up claim every second, each possibly held up to MAX_HOLD_MS.
+		pending.push(rechecks.recheck('PAY1', `claim-${second}`, read));
+		await jest.advanceTimersByTimeAsync(1000);
+	}
+	await jest.advanceTimersByTimeAsync(MAX_HOLD_MS + 1000);
+	await Promise.all(pending);
+	// 0, 1, 3, 7, 15, 31, 63, 127, 255, 511 s, then one each ten minutes (1111, 1711, 2311, 2911, 3511 s).
+	expect(reads.length).toBeGreaterThanOrEqual(10);
+	expect(reads.length).toBeLessThanOrEqual(16);
+});
+
+it('a delivery never waits longer than the hold: past it, it is dropped (or answered from the last confirmation)', async () => {
+	const rechecks = new Rechecks(`s${scope}`);
+	const { read } = gateway(10);
+	// Eight new claims, each once the gap before it has passed: the next gap is then 128 s.
+	for (let claim = 0; claim < 8; claim++) {
+		await jest.advanceTimersByTimeAsync(gapAfter(claim));
+		const answer = rechecks.recheck('PAY1', `c${claim}`, read);
+		await jest.advanceTimersByTimeAsync(20);
+		expect((await answer).kind).toBe('confirmed');
+	}
+	const started = Date.now();
+	const dropped = rechecks.recheck('PAY1', 'c-late', read);
+	expect((await dropped).kind).toBe('dropped');
+	expect(Date.now() - started).toBeLessThan(MAX_HOLD_MS);
+	rechecks.learnt('PAY1', confirmed);
+	expect(await rechecks.recheck('PAY1', 'c-late-2', read, true)).toEqual({ kind: 'confirmed', confirmation: confirmed, first: true });
+});
+
+it('re-reads of many payments go one at a time; a first read of another payment does not wait for them', async () => {
+	const rechecks = new Rechecks(`s${scope}`);
+	const slow = gateway(5000);
+	for (let payment = 0; payment < 10; payment++) {
+		const first = rechecks.recheck(`PAY${payment}`, 'a', slow.read);
+		await jest.advanceTimersByTimeAsync(6000);
+		await first;
+	}
+	slow.reads.length = 0;
+	const rereads = Array.from({ length: 10 }, (_, payment) => rechecks.recheck(`PAY${payment}`, 'b', slow.read));
+	await jest.advanceTimersByTimeAsync(1000);
+	const fresh = gateway(100);
+	const genuine = rechecks.recheck('PAY-NEW', 'a', fresh.read);
+	await jest.advanceTimersByTimeAsync(200);
+	expect((await genuine).kind).toBe('confirmed');
+	// Only one re-read is in flight when the genuine payment's first read goes.
+	expect(slow.reads).toHaveLength(1);
+	await jest.advanceTimersByTimeAsync(60_000);
+	await Promise.all(rereads);
+	expect(slow.reads).toHaveLength(10);
+});
+
+it('at most 64 deliveries wait for one read; more are dropped', async () => {
+	const rechecks = new Rechecks(`s${scope}`);
+	const { reads, read } = gateway(100);
+	const first = rechecks.recheck('PAY1', 'first', read);
+	await jest.advanceTimersByTimeAsync(10);
+	const waiting = Array.from({ length: 200 }, (_, index) => rechecks.recheck('PAY1', `claim-${index}`, read));
+	await jest.advanceTimersByTimeAsync(5000);
+	const kinds = (await Promise.all(waiting)).map((answer) => answer.kind);
+	await first;
+	expect(reads).toHaveLength(2);
+	expect(kinds.filter((kind) => kind === 'confirmed')).toHaveLength(64);
+});
