@@ -293,6 +293,23 @@ check('(d) a refund of 30 approved in the chat: refused by Maximum Amount per Ca
 	assert.match(above.final, /Maximum Amount per Call of 25/);
 });
 
+check('(b) Maximum Total per Day 15 (10 per call): chat messages, each its own execution, stop at the day\'s budget', async () => {
+	const paid = await paidPayment(s.sandbox, { amount: 100, receiptId: 'AGENT-DAY-1' });
+	const sent = [];
+	for (const [index, amount] of [6, 6, 6, 3].entries()) {
+		const result = await turn(s.urls.refunds, `Refund ${amount} of payment ${paid.paymentId} (message ${index + 1} of the day)`, 'Refund With Day 15', { paymentId: paid.paymentId, amount });
+		const refunds = result.sent.filter((request) => request.apiPath === REFUND_PATH).map((request) => parseJson(request.body)?.amount);
+		sent.push(refunds);
+		if (index === 2) {
+			const error = parseJson(result.answers[0] ?? '')?.[0]?.error ?? '';
+			assert.match(error, /^Refused: a refund of 6 USD would take this tool above its Maximum Total per Day of 15 USD: it has moved 12 USD in the last 24 hours, 3 USD left\./, result.answers[0]);
+			log(`the third message's refusal as the model reads it: ${error.slice(0, 240)}`);
+		}
+		assertFinalAnswer(result);
+	}
+	assert.deepEqual(sent, [[6], [6], [], [3]], 'refunds sent, message by message: the third would pass 15, the fourth fits what is left');
+});
+
 check('(e) 0 requests at the sandbox from each of the 8 refused tool calls (a refund of a payment in EUR: but its read)', () => {
 	for (const { label, requests } of s.refused) log(`${label}: ${requests} requests`);
 	assert.deepEqual(s.refused.map(({ requests }) => requests), [0, 0, 0, 0, 0, 0, 0, 0]);

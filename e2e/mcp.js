@@ -22,6 +22,7 @@ const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { cardPayment, paidPayment, unpaidOrder } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { onCleanUp, parseJson, sleep } = require('./lib/processes');
+const { RestSession } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'mcp', 'user');
 /** The card the client gives in (e): the sandbox's approved test card, an expiry nothing else uses. */
@@ -61,19 +62,7 @@ step('the packed package in n8n; the MCP workflow published; the SDK client conn
 	s.stored = [{ ...s.workflow, id: created.id }];
 	await s.session.activateWorkflow(created.id);
 	s.url = `${s.server.url}/mcp/${PATH}`;
-	let lastError;
-	for (let attempt = 0; attempt < 60 && !s.client; attempt++) {
-		const client = new Client({ name: 'payment-gateway-mcp-check', version: '1.0.0' });
-		try {
-			await client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
-			s.client = client;
-		} catch (error) {
-			lastError = error;
-			await sleep(500);
-		}
-	}
-	assert.ok(s.client, `the MCP endpoint ${s.url} answers: ${lastError?.message}`);
-	onCleanUp(() => s.client.close());
+	s.client = await connect();
 	log(`MCP client connected to ${s.url}`);
 });
 
@@ -187,6 +176,66 @@ check('(i) n8n keeps the client\'s arguments of a call in three places of its ex
 	assert.equal(executions.length, s.calls, 'one execution per tools/call');
 	assert.ok(executions.every((execution) => execution.status === 'success'), 'every one "success", also those refused');
 });
+
+/** Connects the SDK client to the MCP endpoint, retrying while n8n registers it. */
+async function connect() {
+	let lastError;
+	for (let attempt = 0; attempt < 60; attempt++) {
+		const client = new Client({ name: 'payment-gateway-mcp-check', version: '1.0.0' });
+		try {
+			await client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+			onCleanUp(() => client.close());
+			return client;
+		} catch (error) {
+			lastError = error;
+			await sleep(500);
+		}
+	}
+	throw new Error(`the MCP endpoint ${s.url} answers: ${lastError?.message}`);
+}
+
+const refundsOf = (result) => result.sent.filter((request) => request.apiPath === REFUND_PATH).length;
+
+check('(j) Maximum Total per Day 30 (10 per call, 10 per execution), a payment of 500: 8 calls one at a time send exactly 3 refunds; 4 at once send none', async () => {
+	const payment = await paidPayment(s.sandbox, { amount: 500, receiptId: 'MCP-DAY-1' });
+	s.dayPayment = payment;
+	const one = [];
+	for (let index = 0; index < 8; index++) one.push(await call('Refund With Day 30', { paymentId: payment.paymentId, amount: 10 }));
+	assert.deepEqual(one.map(refundsOf), [1, 1, 1, 0, 0, 0, 0, 0], 'refunds sent, call by call');
+	for (const refused of one.slice(3)) {
+		assert.ok(refused.isError, refused.text.slice(0, 300));
+		assert.match(refused.text, /a refund of 10 USD would take this tool above its Maximum Total per Day of 30 USD: it has moved 30 USD in the last 24 hours, 0 USD left\. Enough for it frees up at /);
+	}
+	const atOnce = await Promise.all(Array.from({ length: 4 }, () => call('Refund With Day 30', { paymentId: payment.paymentId, amount: 10 })));
+	assert.deepEqual(atOnce.map(refundsOf), [0, 0, 0, 0], 'no refund of the 4 calls at once');
+	assert.ok(atOnce.every((result) => /Maximum Total per Day/.test(result.text)));
+	s.dayRefunds = s.sandbox.requests.filter((request) => request.apiPath === REFUND_PATH && parseJson(request.body)?.paymentId === payment.paymentId).length;
+	assert.equal(s.dayRefunds, 3);
+	log(`Maximum Total per Day 30: 8 calls one at a time sent ${one.map(refundsOf).reduce((a, b) => a + b)} refunds of 10; 4 at once sent ${atOnce.map(refundsOf).reduce((a, b) => a + b)}`);
+	log(`the refusal as the client reads it: ${one[3].text.slice(0, 260)}`);
+});
+
+check('(j) after n8n restarts, a further call the same day is still refused, nothing sent', async () => {
+	await s.n8n.stop();
+	await startN8nAgain();
+	const result = await call('Refund With Day 30', { paymentId: s.dayPayment.paymentId, amount: 10 });
+	assert.ok(result.isError, result.text.slice(0, 300));
+	assert.match(result.text, /Maximum Total per Day of 30 USD: it has moved 30 USD in the last 24 hours/);
+	assert.equal(refundsOf(result), 0);
+	const { staticData } = await s.session.data('GET', `/rest/workflows/${s.workflowId}`);
+	const kept = JSON.stringify(staticData ?? {});
+	assert.ok(!kept.includes(s.dayPayment.paymentId), 'amounts only in the static data, no payment id');
+	log(`after a restart: refused, 0 refunds sent; the workflow's static data for the tool: ${kept.slice(0, 200)}`);
+});
+
+/** n8n started again on the same database: a new session and a new MCP client. */
+async function startN8nAgain() {
+	s.server = await s.n8n.start();
+	s.session = new RestSession(s.server.url);
+	await s.session.login();
+	s.url = `${s.server.url}/mcp/${PATH}`;
+	s.client = await connect();
+}
 
 test('(i) leaks: secrets and card data in what n8n stored (database, logs, files in .n8n), but for the client\'s arguments', async (t) => {
 	if (!s.n8n?.server) return t.skip('n8n did not run');

@@ -36,6 +36,8 @@ const TOOLS = {
 	'Payment Status': { resource: 'status', operation: 'getByPaymentId', paymentId: fromAI('paymentId', 'The paymentId of the payment'), options: {} },
 	'Refund Up To 10': refund(limits(10)),
 	'Refund With Total 5': refund(limits(10, 5)),
+	// typeVersion 1.3 (below): a budget across executions, each tools/call being one.
+	'Refund With Day 30': refund({ ...limits(10, 10), toolMaxDaily: 30 }),
 	'Pay With Stored Card': storedCard({ customerAuthentication: 'otpOnly', cardCVV: fromAI('cvv', 'The CVV') }),
 	'Pay Without Confirmation': storedCard({ customerAuthentication: 'none' }),
 	'Pay With CVV And OTP': storedCard({ customerAuthentication: 'cvvAndOtp' }),
@@ -58,13 +60,15 @@ const TOOLS = {
 };
 
 const TRIGGER = 'MCP Server Trigger';
+/** Tools at a typeVersion of their own: the daily budget is there from 1.3. */
+const TYPE_VERSIONS = { 'Refund With Day 30': 1.3 };
 
 function workflow() {
 	const tools = Object.entries(TOOLS).map(([name, parameters], index) => ({
 		id: `5d0c3f7e-tool-${index}`,
 		name,
 		type: 'n8n-nodes-payment-gateway.paymentGatewayTool',
-		typeVersion: 1.1,
+		typeVersion: TYPE_VERSIONS[name] ?? 1.1,
 		position: [200 * index, 240],
 		parameters: { ...parameters },
 		credentials: { paymentGatewayApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },

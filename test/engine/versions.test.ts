@@ -31,15 +31,16 @@ function optionDefault(typeVersion: number, choices: INodeParameters, option: st
 }
 
 describe('the node description', () => {
-	it('offers typeVersions 1, 1.1 and 1.2, and the editor adds 1.2', () => {
-		expect(description.version).toEqual([1, 1.1, 1.2]);
-		expect(description.defaultVersion).toBe(1.2);
+	it('offers typeVersions 1, 1.1, 1.2 and 1.3, and the editor adds 1.3', () => {
+		expect(description.version).toEqual([1, 1.1, 1.2, 1.3]);
+		expect(description.defaultVersion).toBe(1.3);
 	});
 
 	it.each([
 		[1, false],
 		[1.1, false],
 		[1.2, true],
+		[1.3, true],
 	])('Status → Verify Signature at typeVersion %p: Confirm With Gateway starts %p', (typeVersion, confirms) => {
 		const defaults = editorDefaults(typeVersion, { resource: 'status', operation: 'verifySignature' });
 		expect(defaults.confirmWithGateway).toBe(confirms);
@@ -49,6 +50,7 @@ describe('the node description', () => {
 		[1, 1, 0],
 		[1.1, 50, 3],
 		[1.2, 50, 3],
+		[1.3, 50, 3],
 	])('at typeVersion %s the reads offer Concurrency %s and Max Retries %s', (typeVersion, concurrency, maxRetries) => {
 		for (const choices of [
 			{ resource: 'status', operation: 'getByOrderId' },

@@ -23,6 +23,12 @@ export interface RunAsToolOptions extends Omit<RunWorkflowOptions, 'items' | 'co
 	parallel?: boolean;
 	/** The node's Retry On Fail setting (3 tries, no wait). */
 	retryOnFail?: boolean;
+	/** The workflow's static data as saved between executions: the same object for runs of one workflow. */
+	staticData?: IDataObject;
+	/** Default 'manual'; n8n saves static data for every other mode ('webhook', 'chat', 'integrated', …). */
+	mode?: RunWorkflowOptions['mode'];
+	/** Default 'harness-agent-workflow'. */
+	workflowId?: string;
 }
 
 export interface RunAsToolResult {

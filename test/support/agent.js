@@ -100,12 +100,14 @@ function scriptedAgent(calls, parallel = false) {
 
 /**
  * Runs the node as a tool and makes `calls` against it. Options as runWorkflow's (nodeType, credentialType,
- * credentials, parameters, nodeName, packageName, onError, retryOnFail), plus `calls` and `parallel`.
+ * credentials, parameters, nodeName, packageName, onError, retryOnFail, typeVersion: 1 unless given), plus `calls`
+ * and `parallel`; `staticData` (the workflow's, as saved between executions), `mode` and `workflowId`.
  * Resolves with { answers: [{ answer } | { error }], tools: [{ name, description, arguments }], toolRuns, run, error }.
  */
 async function runAsTool(options) {
 	ensureSetup();
 	const { nodeType, parameters = {}, calls = [{}], parallel, nodeName = 'Payment Gateway', onError, retryOnFail, packageName } = options;
+	const { typeVersion = 1, staticData, mode = 'manual', workflowId = 'harness-agent-workflow' } = options;
 	const nodeTypes = new HarnessNodeTypes();
 	nodeTypes.register(AGENT_TYPE, scriptedAgent(calls, parallel));
 	const { fullTypeName } = registerNodeType(nodeTypes, toolVariantOf(nodeType), packageName);
@@ -116,7 +118,7 @@ async function runAsTool(options) {
 		id: 'tool-under-test',
 		name: nodeName,
 		type: fullTypeName,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 200],
 		parameters,
 		credentials,
@@ -125,7 +127,9 @@ async function runAsTool(options) {
 	});
 	const agent = { id: 'harness-agent', name: AGENT_NAME, type: AGENT_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
 	const workflow = new Workflow({
-		id: 'harness-agent-workflow',
+		id: workflowId,
+		// The saved workflow's static data, when the test keeps one across executions as n8n's database does.
+		...(staticData ? { staticData } : {}),
 		name: 'Harness agent workflow',
 		nodes: [agent, tool],
 		connections: { [nodeName]: { [NodeConnectionTypes.AiTool]: [[{ node: AGENT_NAME, type: NodeConnectionTypes.AiTool, index: 0 }]] } },
@@ -138,7 +142,7 @@ async function runAsTool(options) {
 			nodeExecutionStack: [{ node: workflow.getNode(AGENT_NAME), data: { main: [[{ json: {} }]] }, source: null }],
 		},
 	});
-	const { run, refused } = await executeWorkflow({ workflow, mode: 'manual', credentialsHelper, runExecutionData });
+	const { run, refused } = await executeWorkflow({ workflow, mode, credentialsHelper, runExecutionData });
 	if (refused) return { answers: [], tools: [], toolRuns: [], run: undefined, error: refused };
 	const runData = run.data.resultData.runData;
 	const agentError = runData[AGENT_NAME]?.[0]?.error;

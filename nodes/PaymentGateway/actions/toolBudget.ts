@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { DailyLedger } from './toolLedger';
 import type { ToolLimits } from './toolMode';
-import { NOTHING_SENT, TOTAL, ToolRefusal } from './toolMode';
+import { DAILY, NOTHING_SENT, TOTAL, ToolRefusal } from './toolMode';
 
 /** What one tool node moved in one execution, and what its calls still in flight may move, in thousandths. */
 interface Tally {
@@ -59,16 +60,60 @@ export interface BudgetHold {
 	send<T>(write: () => Promise<T>): Promise<T>;
 }
 
-/** Refuses a call before it reads anything when the execution's budget is spent already, whatever it would move. */
+/**
+ * The tool node's spending of the last 24 hours, across executions (toolLedger.ts), in the workflow's static data for
+ * this node; undefined before typeVersion 1.3, which keeps no daily budget.
+ */
+function ledgerOf(ctx: IExecuteFunctions, limits: ToolLimits): DailyLedger | undefined {
+	if (limits.daily === undefined) return undefined;
+	let staticData: IDataObject | undefined;
+	try {
+		staticData = ctx.getWorkflowStaticData('node');
+	} catch {
+		staticData = undefined;
+	}
+	if (staticData === undefined) {
+		throw new ToolRefusal(
+			`Refused: this tool cannot keep count of its ${DAILY} here, so it may not make any ${limits.what}. ${NOTHING_SENT} Ask a person to make this ${limits.what}.`,
+			'n8n gave this tool call no workflow state to count in; run the tool under an AI Agent or MCP Server Trigger.',
+		);
+	}
+	return new DailyLedger(staticData, `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().name}`);
+}
+
+/** What is left of the day's budget, and when more frees up, in words for a refusal. */
+function dailyRefusal(ledger: DailyLedger, limits: ToolLimits, amount: number | undefined, sent: string): ToolRefusal {
+	const { what, currency } = limits;
+	const daily = thousandths(limits.daily ?? 0);
+	const { moved, held } = ledger.spent();
+	const left = Math.max(0, daily - moved - held);
+	const needed = (amount === undefined ? 1 : thousandths(amount)) - left;
+	const freesAt = ledger.freesUpAt(needed);
+	const when = freesAt === undefined ? '' : ` Enough for it frees up at ${new Date(freesAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, 24 hours after it was moved.`;
+	const underWay = held > 0 ? `, and ${shown(held)} ${currency} in calls still under way` : '';
+	const call = amount === undefined ? `any ${what}` : `a ${what} of ${amount} ${currency}`;
+	return new ToolRefusal(
+		`Refused: ${call} would take this tool above its ${DAILY} of ${shown(daily)} ${currency}: it has moved ${shown(moved)} ${currency} in the last 24 hours${underWay}, ${shown(left)} ${currency} left.${when} ${sent} Ask a person to make this ${what}.`,
+		`This tool moves at most ${shown(daily)} ${currency} in any 24 hours, all its executions together; a person makes the rest.`,
+	);
+}
+
+/** Refuses a call before it reads anything when the execution's or the day's budget is spent already. */
 export function refuseWhenSpent(ctx: IExecuteFunctions, limits: ToolLimits | undefined): void {
 	if (limits === undefined) return;
 	const tally = tallyOf(ctx, limits);
-	if (tally.moved + tally.held < thousandths(limits.total)) return;
 	const { what, currency } = limits;
-	throw new ToolRefusal(
-		`Refused: this tool has used its ${TOTAL} of ${limits.total} ${currency} in this execution, so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
-		`This tool moves at most ${limits.total} ${currency} per execution, all calls together; a person makes the rest.`,
-	);
+	if (tally.moved + tally.held >= thousandths(limits.total)) {
+		throw new ToolRefusal(
+			`Refused: this tool has used its ${TOTAL} of ${limits.total} ${currency} in this execution, so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
+			`This tool moves at most ${limits.total} ${currency} per execution, all calls together; a person makes the rest.`,
+		);
+	}
+	const ledger = ledgerOf(ctx, limits);
+	if (ledger) {
+		const { moved, held } = ledger.spent();
+		if (moved + held >= thousandths(limits.daily ?? 0)) throw dailyRefusal(ledger, limits, undefined, NOTHING_SENT);
+	}
 }
 
 /**
@@ -90,6 +135,15 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 			`This tool moves at most ${shown(total)} ${currency} per execution, all calls together; a person makes the rest.`,
 		);
 	}
+	// The day's budget, across executions: checked and held in the same step, with no wait between.
+	const ledger = ledgerOf(ctx, limits);
+	if (ledger) {
+		const { moved, held } = ledger.spent();
+		if (moved + held + wanted > thousandths(limits.daily ?? 0)) {
+			throw dailyRefusal(ledger, limits, amount, afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT);
+		}
+	}
+	const settleDay = ledger?.hold(wanted);
 	tally.held += wanted;
 	let open = true;
 	const settle = (moved: boolean) => {
@@ -97,6 +151,7 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 		open = false;
 		tally.held -= wanted;
 		if (moved) tally.moved += wanted;
+		settleDay?.(moved);
 	};
 	// The outcome is settled by a reaction of its own; the caller still gets the result or the error as it was.
 	return {
@@ -114,4 +169,16 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 			return await attempt;
 		},
 	};
+}
+
+/**
+ * What is left of the day's budget once a call settled, for the tool's answer (the agent, and a person reading the
+ * chat, learn it); undefined without a daily budget.
+ */
+export function leftToday(ctx: IExecuteFunctions, limits: ToolLimits | undefined): IDataObject | undefined {
+	if (limits?.daily === undefined) return undefined;
+	const ledger = ledgerOf(ctx, limits);
+	if (!ledger) return undefined;
+	const { moved, held } = ledger.spent();
+	return { amount: Number(shown(Math.max(0, thousandths(limits.daily) - moved - held))), currency: limits.currency };
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { validateAmount } from '../validation/input';
+import { keepsDailyBudget } from './versions';
 
 /**
  * n8n offers the node to AI agents as `n8n-nodes-payment-gateway.paymentGatewayTool`: there, a language model fills
@@ -32,6 +33,7 @@ export const NOTHING_SENT = 'Nothing was sent to the payment gateway.';
 const LIMIT = 'Maximum Amount per Call';
 const CURRENCY = 'Limit Currency';
 export const TOTAL = 'Maximum Total per Execution';
+export const DAILY = 'Maximum Total per Day';
 
 export const inToolMode = { show: { '@tool': [true] } };
 export const outsideToolMode = { hide: { '@tool': [true] } };
@@ -55,7 +57,7 @@ export function toolDescriptionField(text: string): INodeProperties {
 export function toolLimitFields(what: string): INodeProperties[] {
 	return [
 		{
-			displayName: `This tool moves money when an AI agent calls it. Put it behind a human review step, and set ${LIMIT} with its ${CURRENCY}: a call above it, or in another currency, is refused before anything is sent, and 0 refuses every ${what}.`,
+			displayName: `This tool moves money when an AI agent calls it. Put it behind a human review step and set its limits, all in the ${CURRENCY}: ${LIMIT} bounds one call; ${TOTAL} one execution (one chat message, one MCP call); ${DAILY} (nodes from version 1.3) all its executions of the last 24 hours. A call beyond any of them, or in another currency, is refused before anything is sent; 0 refuses every ${what}.`,
 			name: 'toolMoneyNotice',
 			type: 'notice',
 			default: '',
@@ -86,8 +88,17 @@ export function toolLimitFields(what: string): INodeProperties[] {
 			type: 'number',
 			default: 0,
 			noDataExpression: true,
-			description: `The most this tool may move in one execution, all calls together, also when the agent makes several at once; 0 means the same as ${LIMIT}`,
+			description: `The most this tool may move in one execution, all calls together, also when the agent makes several at once; 0 means the same as ${LIMIT}. A chat agent runs one execution per message and an MCP client one per call: ${DAILY} bounds what they move over time.`,
 			displayOptions: inToolMode,
+		},
+		{
+			displayName: DAILY,
+			name: 'toolMaxDaily',
+			type: 'number',
+			default: 0,
+			noDataExpression: true,
+			description: `The most this tool may move in any 24 hours, across all its executions (every chat message, every MCP call), in the ${CURRENCY}; kept in the workflow's static data. Required once ${LIMIT} is above 0: 0 refuses every ${what}.`,
+			displayOptions: { show: { '@tool': [true], '@version': [{ _cnd: { gte: 1.3 } }] } },
 		},
 	];
 }
@@ -100,6 +111,8 @@ export interface ToolLimits {
 	currency: string;
 	/** The most all calls of one execution may move together. */
 	total: number;
+	/** The most all calls of the last 24 hours may move together; undefined before typeVersion 1.3. */
+	daily?: number;
 	/** "payment" or "refund", for the words of a refusal. */
 	what: string;
 }
@@ -148,7 +161,17 @@ export function toolLimits(ctx: IExecuteFunctions, itemIndex: number, what: stri
 	}
 	const currency = authorsCurrency(ctx, itemIndex, what);
 	const total = authorsNumber(ctx, itemIndex, 'toolMaxTotal', TOTAL, what);
-	return { perCall, currency, total: total === 0 ? perCall : total, what };
+	const limits: ToolLimits = { perCall, currency, total: total === 0 ? perCall : total, what };
+	if (keepsDailyBudget(ctx.getNode().typeVersion)) {
+		limits.daily = authorsNumber(ctx, itemIndex, 'toolMaxDaily', DAILY, what);
+		if (limits.daily === 0) {
+			throw new ToolRefusal(
+				`Refused: this tool's ${DAILY} is 0 (not set), so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
+				`A chat agent runs one execution per message and an MCP client one per call: set ${DAILY} to bound what this tool moves over time.`,
+			);
+		}
+	}
+	return limits;
 }
 
 /** What went out before a refusal: nothing, or only the read of the payment. */

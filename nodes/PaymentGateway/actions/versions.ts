@@ -1,11 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * typeVersions 1.1 and 1.2 changed defaults only. A saved workflow keeps the typeVersion it was made with, and so the
- * defaults it ran with; a node added in the editor gets the newest.
+ * typeVersions 1.1 and 1.2 changed defaults only; 1.3 requires a tool's Maximum Total per Day. A saved workflow keeps
+ * the typeVersion it was made with, and so the defaults it ran with; a node added in the editor gets the newest.
  */
-export const NODE_VERSIONS = [1, 1.1, 1.2];
-export const NEWEST_VERSION = 1.2;
+export const NODE_VERSIONS = [1, 1.1, 1.2, 1.3];
+export const NEWEST_VERSION = 1.3;
+
+/** As a tool, the node keeps a budget across executions (Maximum Total per Day) since 1.3. */
+export const keepsDailyBudget = (version: number): boolean => version >= 1.3;
 
 /** The same field as typeVersion 1 shows it and as later versions do. */
 export function versioned(v1: INodeProperties, later: INodeProperties): INodeProperties[] {

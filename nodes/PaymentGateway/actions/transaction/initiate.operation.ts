@@ -13,7 +13,7 @@ import {
 	validateUrl,
 } from '../../validation/input';
 import { digitalCardIdField, digitalCardIdOf, orderIdField } from '../fields';
-import { holdBudget } from '../toolBudget';
+import { holdBudget, leftToday } from '../toolBudget';
 import type { ToolLimits } from '../toolMode';
 import {
 	assertAnswerMatches,
@@ -277,5 +277,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	// Held and sent with no await between: calls the agent makes at once see each other's amounts.
 	const payment = await holdBudget(this, tool.limits, tool.amount).send(send);
 	assertAnswerMatches(payment, tool.limits, tool.amount);
-	return payment;
+	const left = leftToday(this, tool.limits);
+	return left ? { ...payment, toolBudgetLeftToday: left } : payment;
 }

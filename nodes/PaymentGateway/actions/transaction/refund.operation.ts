@@ -5,7 +5,7 @@ import { callSettings, optionsCollection } from '../common';
 import type { CallSettings, Gateway } from '../../transport/request';
 import { InvalidInput, pathSegment, requireText, validateAmount } from '../../validation/input';
 import { paymentIdField } from '../fields';
-import { holdBudget, refuseWhenSpent } from '../toolBudget';
+import { holdBudget, leftToday, refuseWhenSpent } from '../toolBudget';
 import type { BudgetHold } from '../toolBudget';
 import { assertLimitCurrency, assertWithinLimit, toolDescriptionField, toolLimitFields, toolLimits } from '../toolMode';
 import { amountFields } from '../versions';
@@ -146,5 +146,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		async () =>
 			await gateway.request({ endpoint: 'refund', method: 'POST', family: 'short', path: '/transaction/refund', body }, settings),
 	);
-	return withFieldNamesFixed(refund);
+	const record = withFieldNamesFixed(refund);
+	// As a tool with a daily budget, the answer says what is left of it (the agent and the person in the chat read it).
+	const left = leftToday(this, limits);
+	return left ? { ...record, toolBudgetLeftToday: left } : record;
 }
