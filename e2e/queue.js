@@ -25,6 +25,7 @@ const { seconds, sleep } = require('./lib/processes');
 const { notificationOf, postAtOnce, settledPayment } = require('./lib/notifications');
 const { nodeItems, post } = require('./lib/rest');
 const { whereRan } = require('./queue/where-ran');
+const { PATH: MCP_PATH, TRIGGER: MCP_TRIGGER, toolName, workflow: mcpWorkflow } = require('./mcp/workflow');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'queue', 'user');
 const ORDERS = 300;
@@ -258,6 +259,55 @@ check('3. repeats through the webhook processor: the 50 again and 10 new ones ag
 	const started = (await countNow()) - before - 10;
 	log(`5 payments, each notified 3 times at the same moment through the webhook processor: ${started} executions`);
 	assert.equal(started, 5, 'identical deliveries at the same moment: one execution per payment');
+});
+
+/** The MCP check's workflow with its daily-budget refund tool only, on this check's credential. */
+function mcpDayWorkflow() {
+	const whole = mcpWorkflow();
+	const nodes = whole.nodes
+		.filter((node) => node.name === MCP_TRIGGER || node.name === 'Refund With Day 30')
+		.map((node) => (node.credentials ? { ...node, credentials: { paymentGatewayApi: { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name } } } : node));
+	return { ...whole, name: 'Queue check: MCP refunds with a daily budget', nodes, connections: { 'Refund With Day 30': whole.connections['Refund With Day 30'] } };
+}
+
+check('5. the MCP Server Trigger through the webhook processor, a refund tool with Maximum Total per Day 30 (10 a call): 12 calls, 4 at a time, on two workers', async () => {
+	const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+	const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+	const workflow = mcpDayWorkflow();
+	const { id } = await s.session.createWorkflow(workflow);
+	await s.session.activateWorkflow(id);
+	const url = new URL(`/mcp/${MCP_PATH}`, s.server.webhookUrl('x')).toString();
+	let client;
+	for (let attempt = 0; attempt < 60 && !client; attempt++) {
+		const candidate = new Client({ name: 'payment-gateway-queue-check', version: '1.0.0' });
+		try {
+			await candidate.connect(new StreamableHTTPClientTransport(new URL(url)));
+			client = candidate;
+		} catch {
+			await sleep(500);
+		}
+	}
+	assert.ok(client, `the MCP endpoint ${url} answers`);
+	try {
+		const orderId = await unpaidOrder(s.sandbox, { amount: 500, receiptId: 'QUEUE-DAY-1', customer: CUSTOMER });
+		const { paymentId } = await cardPayment(s.sandbox, orderId, { holder: CUSTOMER.name });
+		const seen = await idsOf(id);
+		const texts = [];
+		for (let round = 0; round < 3; round++) {
+			const results = await Promise.all(Array.from({ length: 4 }, () => client.callTool({ name: toolName('Refund With Day 30'), arguments: { paymentId, amount: 10 } })));
+			texts.push(...results.map((result) => result.content?.map((part) => part.text ?? '').join('') ?? ''));
+		}
+		const refunds = s.sandbox.requests.filter((request) => request.apiPath === '/transaction/refund' && String(request.body).includes(paymentId));
+		const executions = await s.session.finishedExecutions(id, 12, { timeoutMs: 120_000, seen });
+		const { byWorker } = whereRan(s.n8n.logDir, executions.map((execution) => execution.id), { workers: queue.WORKERS });
+		const moved = refunds.length * 10;
+		s.dayInQueue = { calls: 12, refunds: refunds.length, moved, byWorker: Object.fromEntries(Object.entries(byWorker).map(([role, ids]) => [role, ids.length])) };
+		log(`Maximum Total per Day 30 on ${queue.WORKERS.length} workers: 12 calls of 10 (3 rounds of 4 at once) moved ${moved} (${refunds.length} refunds), executions per worker ${JSON.stringify(s.dayInQueue.byWorker)}; refused: ${texts.filter((text) => /Maximum Total per Day/.test(text)).length}`);
+		assert.ok(moved >= 30, 'the budget is reached');
+		assert.ok(moved <= 30 * queue.WORKERS.length, `at most the budget once per worker: ${moved}`);
+	} finally {
+		await client.close();
+	}
 });
 
 step(`4. ${OTHERS.join(', ')} stopped`, async () => {
