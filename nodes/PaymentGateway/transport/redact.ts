@@ -101,8 +101,11 @@ const compact = (text: string) => text.replace(/[\s:.-]+/g, '');
  */
 function base64Decodings(text: string, offsets: number): string[] {
 	const decoded: string[] = [];
-	for (const run of text.match(/[A-Za-z0-9+/_-]{16,}/g) ?? []) {
-		for (let offset = 0; offset < offsets && run.length - offset >= 16; offset++) decoded.push(Buffer.from(run.slice(offset), 'base64').toString('latin1'));
+	// A secret's own base64 forms are looked for as they are (formsOf); decoding is for what holds one encoded again
+	// (a request dump in base64), at least as long as the shortest such dump. Hex (a signature, an id) is no base64.
+	for (const run of text.match(/[A-Za-z0-9+/_-]{40,}/g) ?? []) {
+		if (/^[0-9a-fA-F]+$/.test(run)) continue;
+		for (let offset = 0; offset < offsets && run.length - offset >= 40; offset++) decoded.push(Buffer.from(run.slice(offset), 'base64').toString('latin1'));
 		if (decoded.length > 256) break;
 	}
 	return decoded;
