@@ -94,7 +94,6 @@ it('a stored value that is not the ledger’s own counts as empty where it is no
 		'not an object',
 		[1, 2, 3],
 		{ 'bad key': 5, '0a1b2c3d:x': 7, [good]: -4, other: 'text' },
-		Object.fromEntries(Array.from({ length: 20_001 }, (_, index) => [`0a1b2c3d:${index}`, 1])),
 	]) {
 		const staticData: IDataObject = { toolSpentLast24h: stored as IDataObject };
 		const ledger = new DailyLedger(staticData, `s${++scopes}`, time.now);
@@ -104,4 +103,20 @@ it('a stored value that is not the ledger’s own counts as empty where it is no
 	}
 	const staticData: IDataObject = { toolSpentLast24h: { [good]: 4_000, junk: 1 } };
 	expect(new DailyLedger(staticData, `s${++scopes}`, time.now).spent().moved).toBe(4_000);
+	// Too many counters to read: not taken for empty; the ledger says it cannot count, and the tool refuses.
+	const flood: IDataObject = { toolSpentLast24h: Object.fromEntries(Array.from({ length: 200_001 }, (_, index) => [`0a1b2c3d:${index}`, 1])) };
+	expect(new DailyLedger(flood, `s${++scopes}`, time.now).readable).toBe(false);
+});
+
+it('every change is written into the static data of this node\'s executions still running: a longer one saving last keeps it', () => {
+	const time = clock();
+	const scope = `s${++scopes}`;
+	// n8n gives each execution a copy of the saved static data and saves it when it ends, the last save winning.
+	const longRunning: IDataObject = {};
+	const quick: IDataObject = {};
+	new DailyLedger(longRunning, scope, time.now).hold(10_000)(true);
+	new DailyLedger(quick, scope, time.now).hold(10_000)(true);
+	// The quick one saves first; the long one, ending last, writes its copy over it: it holds both.
+	const saved = JSON.parse(JSON.stringify(longRunning)) as IDataObject;
+	expect(new (ledgerOfAnotherProcess())(saved, scope, time.now).spent().moved).toBe(20_000);
 });

@@ -12,6 +12,8 @@ interface Tally {
 }
 
 const thousandths = (amount: number) => Math.round(amount * 1000);
+/** A limit in thousandths, never rounded up: 10.0005 allows 10.000, not 10.001. */
+const limitThousandths = (limit: number) => Math.floor(Math.round(limit * 1e6) / 1000);
 const shown = (value: number) => String(value / 1000);
 
 /**
@@ -72,24 +74,30 @@ function ledgerOf(ctx: IExecuteFunctions, limits: ToolLimits): DailyLedger | und
 	} catch {
 		staticData = undefined;
 	}
-	if (staticData === undefined) {
+	const ledger = staticData === undefined ? undefined : new DailyLedger(staticData, `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().name}`);
+	if (ledger === undefined || !ledger.readable) {
 		throw new ToolRefusal(
 			`Refused: this tool cannot keep count of its ${DAILY} here, so it may not make any ${limits.what}. ${NOTHING_SENT} Ask a person to make this ${limits.what}.`,
-			'n8n gave this tool call no workflow state to count in; run the tool under an AI Agent or MCP Server Trigger.',
+			"n8n gave this tool call no workflow state to count in, or the tool node's static data holds what is not its count (toolSpentLast24h): run the tool under an AI Agent or MCP Server Trigger, and leave its static data to it.",
 		);
 	}
-	return new DailyLedger(staticData, `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().name}`);
+	return ledger;
 }
 
 /** What is left of the day's budget, and when more frees up, in words for a refusal. */
 function dailyRefusal(ledger: DailyLedger, limits: ToolLimits, amount: number | undefined, sent: string): ToolRefusal {
 	const { what, currency } = limits;
-	const daily = thousandths(limits.daily ?? 0);
+	const daily = limitThousandths(limits.daily ?? 0);
 	const { moved, held } = ledger.spent();
 	const left = Math.max(0, daily - moved - held);
-	const needed = (amount === undefined ? 1 : thousandths(amount)) - left;
-	const freesAt = ledger.freesUpAt(needed);
-	const when = freesAt === undefined ? '' : ` Enough for it frees up at ${new Date(freesAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, 24 hours after it was moved.`;
+	const wanted = amount === undefined ? 1 : thousandths(amount);
+	const freesAt = ledger.freesUpAt(wanted - left);
+	const when =
+		wanted > daily
+			? ` It is more than the whole ${DAILY}: this tool can never make it.`
+			: freesAt !== undefined
+				? ` Enough for it frees up at ${new Date(freesAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, 24 hours after it was moved.`
+				: ' The rest is held by calls still under way: ask again once they have ended.';
 	const underWay = held > 0 ? `, and ${shown(held)} ${currency} in calls still under way` : '';
 	const call = amount === undefined ? `any ${what}` : `a ${what} of ${amount} ${currency}`;
 	return new ToolRefusal(
@@ -103,7 +111,7 @@ export function refuseWhenSpent(ctx: IExecuteFunctions, limits: ToolLimits | und
 	if (limits === undefined) return;
 	const tally = tallyOf(ctx, limits);
 	const { what, currency } = limits;
-	if (tally.moved + tally.held >= thousandths(limits.total)) {
+	if (tally.moved + tally.held >= limitThousandths(limits.total)) {
 		throw new ToolRefusal(
 			`Refused: this tool has used its ${TOTAL} of ${limits.total} ${currency} in this execution, so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
 			`This tool moves at most ${limits.total} ${currency} per execution, all calls together; a person makes the rest.`,
@@ -112,7 +120,7 @@ export function refuseWhenSpent(ctx: IExecuteFunctions, limits: ToolLimits | und
 	const ledger = ledgerOf(ctx, limits);
 	if (ledger) {
 		const { moved, held } = ledger.spent();
-		if (moved + held >= thousandths(limits.daily ?? 0)) throw dailyRefusal(ledger, limits, undefined, NOTHING_SENT);
+		if (moved + held >= limitThousandths(limits.daily ?? 0)) throw dailyRefusal(ledger, limits, undefined, NOTHING_SENT);
 	}
 }
 
@@ -125,7 +133,7 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 	if (limits === undefined) return { before: async (step) => await step(), send: async (write) => await write() };
 	const tally = tallyOf(ctx, limits);
 	const wanted = thousandths(amount);
-	const total = thousandths(limits.total);
+	const total = limitThousandths(limits.total);
 	const { what, currency } = limits;
 	if (tally.moved + tally.held + wanted > total) {
 		const sent = afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT;
@@ -139,7 +147,7 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 	const ledger = ledgerOf(ctx, limits);
 	if (ledger) {
 		const { moved, held } = ledger.spent();
-		if (moved + held + wanted > thousandths(limits.daily ?? 0)) {
+		if (moved + held + wanted > limitThousandths(limits.daily ?? 0)) {
 			throw dailyRefusal(ledger, limits, amount, afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT);
 		}
 	}
@@ -180,5 +188,5 @@ export function leftToday(ctx: IExecuteFunctions, limits: ToolLimits | undefined
 	const ledger = ledgerOf(ctx, limits);
 	if (!ledger) return undefined;
 	const { moved, held } = ledger.spent();
-	return { amount: Number(shown(Math.max(0, thousandths(limits.daily) - moved - held))), currency: limits.currency };
+	return { amount: Number(shown(Math.max(0, limitThousandths(limits.daily) - moved - held))), currency: limits.currency };
 }

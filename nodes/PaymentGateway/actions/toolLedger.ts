@@ -21,10 +21,16 @@ const BUCKET_MS = 10 * 60_000;
 export const WINDOW_MS = 24 * 60 * 60_000;
 /** The field of the tool node's static data. */
 const FIELD = 'toolSpentLast24h';
-/** More counters than any set of processes writes in a day: beyond this the stored value is not this ledger's. */
-const MAX_COUNTERS = 20_000;
+/**
+ * Far more counters than any set of processes writes in a day (144 a process): a stored value with more is not read,
+ * and the ledger refuses to count (fails closed) rather than take it for empty.
+ */
+const MAX_COUNTERS = 200_000;
 const COUNTER = /^[0-9a-f]{8}:\d{1,10}$/;
-const SCOPES_PER_PROCESS = 100;
+/** Tool nodes remembered per process; one with calls in flight is never forgotten. */
+const SCOPES_PER_PROCESS = 1000;
+/** Static data of executions still running, per tool node, that every change is written into (see save()). */
+const COPIES_PER_SCOPE = 256;
 
 /** This process, as counters name it: a new one at every start, so that a restart never reuses another's counters. */
 const PROCESS = randomBytes(4).toString('hex');
@@ -34,6 +40,12 @@ interface Memory {
 	counters: Map<string, number>;
 	/** Thousandths of calls of this process still in flight. */
 	held: number;
+	/**
+	 * The static data of this node's executions in this process, newest last. n8n saves each execution's own copy
+	 * when it ends, the last save winning: an execution that ran longer would write back a copy without what another
+	 * moved meanwhile. So every change goes into every copy, and whichever saves last saves it all.
+	 */
+	copies: IDataObject[];
 }
 
 const memories = new Map<string, Memory>();
@@ -41,9 +53,17 @@ const memories = new Map<string, Memory>();
 function memoryOf(scope: string): Memory {
 	let memory = memories.get(scope);
 	if (memory) memories.delete(scope);
-	else memory = { counters: new Map(), held: 0 };
+	else memory = { counters: new Map(), held: 0, copies: [] };
 	memories.set(scope, memory);
-	if (memories.size > SCOPES_PER_PROCESS) memories.delete(memories.keys().next().value as string);
+	if (memories.size > SCOPES_PER_PROCESS) {
+		// The least recently used without calls in flight: what it knew is in the static data it saved.
+		for (const [name, known] of memories) {
+			if (known.held === 0 && name !== scope) {
+				memories.delete(name);
+				break;
+			}
+		}
+	}
 	return memory;
 }
 
@@ -51,11 +71,14 @@ const minuteOf = (counter: string) => Number(counter.slice(counter.indexOf(':') 
 /** When a counter's amounts leave the window: the end of its ten minutes, 24 hours on. Counted whole until then. */
 const freedAt = (counter: string) => minuteOf(counter) * 60_000 + BUCKET_MS + WINDOW_MS;
 
-/** The counters a stored value holds; anything that is not this ledger's (hand-edited, from elsewhere) is left out. */
-function storedCounters(value: unknown): Array<[string, number]> {
+/**
+ * The counters a stored value holds; anything that is not this ledger's (hand-edited, from elsewhere) is left out.
+ * Undefined when there are too many to read.
+ */
+function storedCounters(value: unknown): Array<[string, number]> | undefined {
 	if (!isPlainObject(value)) return [];
 	const entries = Object.entries(value);
-	if (entries.length > MAX_COUNTERS) return [];
+	if (entries.length > MAX_COUNTERS) return undefined;
 	return entries.filter(
 		(entry): entry is [string, number] =>
 			COUNTER.test(entry[0]) && typeof entry[1] === 'number' && Number.isSafeInteger(entry[1]) && entry[1] > 0,
@@ -65,6 +88,8 @@ function storedCounters(value: unknown): Array<[string, number]> {
 /** What one tool node has moved in the last 24 hours, as one call sees it. Amounts in thousandths. */
 export class DailyLedger {
 	private readonly memory: Memory;
+	/** False when the stored value could not be read: nothing may be moved against it. */
+	readonly readable: boolean;
 
 	/**
 	 * `staticData`: the tool node's static data as n8n loaded it for this execution; `scope` names the workflow and
@@ -76,8 +101,15 @@ export class DailyLedger {
 		private readonly now: () => number = Date.now,
 	) {
 		this.memory = memoryOf(scope);
-		for (const [counter, amount] of storedCounters(staticData[FIELD])) {
+		const stored = storedCounters(staticData[FIELD]);
+		this.readable = stored !== undefined;
+		for (const [counter, amount] of stored ?? []) {
 			if (amount > (this.memory.counters.get(counter) ?? 0)) this.memory.counters.set(counter, amount);
+		}
+		const { copies } = this.memory;
+		if (!copies.includes(staticData)) {
+			copies.push(staticData);
+			if (copies.length > COPIES_PER_SCOPE) copies.shift();
 		}
 	}
 
@@ -119,7 +151,10 @@ export class DailyLedger {
 		this.save();
 	}
 
-	/** Writes all this process knows of the window into the static data, which n8n saves when the execution ends. */
+	/**
+	 * Writes all this process knows of the window into the static data of this node's executions here (this one's and
+	 * those still running), which n8n saves as each ends.
+	 */
 	save(): void {
 		const now = this.now();
 		const kept: IDataObject = {};
@@ -127,6 +162,7 @@ export class DailyLedger {
 			if (freedAt(counter) > now) kept[counter] = amount;
 			else this.memory.counters.delete(counter);
 		}
-		this.staticData[FIELD] = kept;
+		if (!this.memory.copies.includes(this.staticData)) this.memory.copies.push(this.staticData);
+		for (const copy of this.memory.copies) copy[FIELD] = { ...kept };
 	}
 }

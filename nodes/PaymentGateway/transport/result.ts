@@ -82,7 +82,7 @@ export function dataOfAnswer(
 	if (failed) {
 		const known = knownFailureFields(body, redactor);
 		if (call.failureIsData?.(body)) return known;
-		throw gatewayError(node, call.endpoint, itemIndex, {
+		const error = gatewayError(node, call.endpoint, itemIndex, {
 			resCode: resCode ?? httpStatus,
 			httpStatus,
 			message: gatewayMessage(known, httpStatus),
@@ -94,6 +94,9 @@ export function dataOfAnswer(
 					? LOST_DELETE
 					: undefined,
 		});
+		// Another server's JSON (a proxy's 403) is not the gateway's word that it did not act.
+		if (!isGatewayShaped(body)) error.context.unreadAnswer = true;
+		throw error;
 	}
 	if (!isGatewayShaped(body)) {
 		throw gatewayError(node, call.endpoint, itemIndex, {
