@@ -51,6 +51,11 @@ const CREDENTIAL_CASES = [
 	// The Base URL pasted into both fields: the long family then has no route.
 	{ label: 'Checkout Base URL set to the Base URL', status: 'Error', mentions: 'Checkout Base URL (checkoutBaseUrl)', reads: (prefix) => [`${prefix}${SHORT_PROBE} → 200`, `${prefix}${LONG_PROBE} → 404`], data: (sandbox) => sandbox.credentialData({ checkoutBaseUrl: sandbox.baseUrl }) },
 	{ label: 'Hosted Checkout Page URL with a query string', status: 'Error', mentions: 'Hosted Checkout Page URL (checkoutPageUrl)', reads: () => [], data: (sandbox) => sandbox.credentialData({ checkoutPageUrl: `${sandbox.url}/__sandbox/cpbs/pg?actionType=checkout` }) },
+	// A gateway behind a framework that wraps every error in its envelope ("Not found" for any unknown path): only what
+	// each read answers tells a wrong address.
+	{ label: 'Base URL without the API prefix, unknown paths answered "Not found" in the envelope', unknownPaths: 'Not found', status: 'Error', mentions: 'Base URL (baseUrl)', reads: () => [`${SHORT_PROBE} → 404`], data: (sandbox) => sandbox.credentialData({ baseUrl: sandbox.url }) },
+	{ label: 'Checkout Base URL set to the Base URL, unknown paths answered "Not found" in the envelope', unknownPaths: 'Not found', status: 'Error', mentions: 'Checkout Base URL (checkoutBaseUrl)', reads: (prefix) => [`${prefix}${SHORT_PROBE} → 200`, `${prefix}${LONG_PROBE} → 404`], data: (sandbox) => sandbox.credentialData({ checkoutBaseUrl: sandbox.baseUrl }) },
+	{ label: 'active client, unknown paths answered "Not found" in the envelope', unknownPaths: 'Not found', status: 'OK', reads: (prefix) => [`${prefix}${SHORT_PROBE} → 200`, `${LONG_PROBE} → 404`], data: (sandbox) => sandbox.credentialData() },
 ];
 
 const s = { pageErrors: [] };
@@ -92,7 +97,9 @@ for (const testCase of CREDENTIAL_CASES) {
 		const { id, name } = s.testCredential;
 		const data = testCase.data(s.sandbox);
 		s.sandbox.clearLog();
+		s.sandbox.setUnknownPathMessage(testCase.unknownPaths ?? null);
 		const res = await s.session.call('POST', '/rest/credentials/test', { credentials: { id, name, type: CREDENTIAL_TYPE, data } });
+		s.sandbox.setUnknownPathMessage(null);
 		const result = res.body?.data;
 		log(`credential test, ${testCase.label}: ${result?.status} "${result?.message ?? ''}"`);
 		assert.deepEqual([res.status, result?.status], [200, testCase.status], res.text.slice(0, 300));

@@ -201,8 +201,8 @@ check('reconciliation.json (n8n execute): one status per order, only the paid or
 		[unpaid, 'failure', 'Transaction not initiated'],
 		[pending, 'pending', 'payment pending'],
 		[refunded, 'refunded', 'payment refunded'],
-		// The error names the item: the unknown order is the sixth of Check Status's input.
-		[unknown, 'unknown', 'Order not found [item 5]'],
+		// The error names the order, and its place: the unknown order is the sixth of Check Status's input.
+		[unknown, 'unknown', `Order not found (order ${unknown.orderId}) [item 5]`],
 	].map(([order, status, reason]) => ({ orderId: order.orderId, receiptId: order.receiptId, status, reason, flagged: true }));
 	assert.deepEqual(nodeItems(runData, 'Flag Order'), expected);
 });

@@ -56,7 +56,7 @@ function createApiHandler(ctx) {
 
 	/** The real answer { status, body } to a request whose body has been read. */
 	function answer(req, { family, apiPath, route }, rawBody, search) {
-		if (!route) return { status: 404, body: failureEnvelope(404, 'No route found') };
+		if (!route) return { status: 404, body: failureEnvelope(404, ctx.unknownPathMessage()) };
 		try {
 			const client = authenticate(req, { apiPath, family, rawBody, clientById: ctx.clientById });
 			checkHeaders(req, family);

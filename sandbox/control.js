@@ -49,6 +49,7 @@ function controlRoutes(sandbox, state) {
 		['DELETE', /^\/requests$/, () => (sandbox.clearLog(), { cleared: true })],
 		['POST', /^\/reset$/, () => (sandbox.reset(), { reset: true })],
 		['POST', /^\/latency$/, ({ json }) => (sandbox.setLatency(json().ms), { latencyMs: sandbox.latencyMs })],
+		['POST', /^\/unknown-paths$/, ({ json }) => sandbox.setUnknownPathMessage(json().message)],
 		['GET', /^\/capacity$/, () => sandbox.capacity],
 		['POST', /^\/capacity$/, ({ json }) => sandbox.setCapacity(json())],
 		['GET', /^\/faults$/, () => ({ faults: sandbox.faults })],

@@ -244,6 +244,9 @@ export interface Sandbox {
 	setCapacity(settings: CapacityOptions | null): CapacityOptions;
 	injectFault(fault: FaultOptions): void;
 	clearFaults(): void;
+	/** What unknown paths answer (HTTP 404, the gateway's envelope): default "No route found"; '' or null restores it. */
+	setUnknownPathMessage(message: string | null): { message: string };
+	readonly unknownPathMessage: string;
 	/** Omitted fields keep their value; url null or '' turns notifications off. */
 	setNotifications(settings: Partial<NotificationSettings>): NotificationSettings;
 	clearNotifications(): void;

@@ -88,6 +88,9 @@ function startSandbox(options = {}) {
 	]);
 
 	let latencyMs = Number(options.latencyMs) || 0;
+	// What a path the gateway does not serve answers, in its envelope: its own words, or a framework's that wraps
+	// every error so (e.g. "Not found").
+	let unknownPathMessage = 'No route found';
 	const requests = [];
 	const timers = timerSet();
 	const delay = (ms) => (ms > 0 ? new Promise((resolve) => timers.schedule(resolve, ms)) : Promise.resolve());
@@ -130,6 +133,7 @@ function startSandbox(options = {}) {
 		capacity,
 		requests,
 		latency: () => latencyMs,
+		unknownPathMessage: () => unknownPathMessage,
 		delay,
 		schedule: timers.schedule,
 	});
@@ -176,8 +180,18 @@ function startSandbox(options = {}) {
 		reset() {
 			state.reset();
 			faults.clear();
+			unknownPathMessage = 'No route found';
 			requests.length = 0;
 			notifier.reset();
+		},
+		/** The message unknown paths answer with (HTTP 404, the gateway's envelope); '' or null puts back the default. */
+		setUnknownPathMessage(message) {
+			if (message !== null && message !== undefined && typeof message !== 'string') throw new TypeError('message must be a string');
+			unknownPathMessage = message || 'No route found';
+			return { message: unknownPathMessage };
+		},
+		get unknownPathMessage() {
+			return unknownPathMessage;
 		},
 		setLatency(ms) {
 			const n = Number(ms);

@@ -110,7 +110,7 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 			ids.map((id) => ({ id })),
 			viaProxy({ continueOnFail: true }),
 		);
-		expectInPlace(result, ids, 4, { error: 'Order not found [item 4]', resCode: 404 });
+		expectInPlace(result, ids, 4, { error: 'Order not found (order ord_unknown) [item 4]', resCode: 404 });
 		expect(proxy.maxInFlight).toBe(CONCURRENCY);
 	});
 
@@ -126,7 +126,7 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 			viaProxy({ continueOnFail: true }),
 		);
 
-		expectInPlace(result, orderIds, 6, { error: 'Service temporarily unavailable [item 6]', resCode: 503 });
+		expectInPlace(result, orderIds, 6, { error: `Service temporarily unavailable (order ${orderIds[6]}) [item 6]`, resCode: 503 });
 		for (const index of [1, 3, 8]) expect(requestsFor(orderIds[index]).map((request) => request.status)).toEqual([503, 200]);
 		expect(requestsFor(orderIds[6]).map((request) => request.status)).toEqual([503, 503, 503]);
 		expect(sandbox.requests).toHaveLength(ITEMS + 3 + 2);

@@ -16,6 +16,7 @@ import {
 	sandboxCredentials,
 	startSandbox,
 	testGatewayCredential,
+	withoutSubject,
 } from '../support/fixtures';
 import { everything, findLeaks, sandboxSecrets } from '../support/leaks';
 import { startWebhookServer } from '../support/webhook';
@@ -155,7 +156,8 @@ async function expectClearError(misuse: Misuse, operation: Operation) {
 	expect(['NodeOperationError', 'NodeApiError']).toContain(error.name);
 	expect(`${error.message} ${error.description}`).toContain(misuse.field);
 	expect(continued.items).toHaveLength(1);
-	expect(continued.items[0].json).toMatchObject({ error: error.message, description: error.description });
+	// Two runs, each with an order or payment of its own: the same message but for what it was about.
+	expect({ ...continued.items[0].json, error: withoutSubject(continued.items[0].json.error as string) }).toMatchObject({ error: withoutSubject(error.message), description: error.description });
 	if (misuse.beforeSending) {
 		expect(error.message).toMatch(/\[item 0\]$/);
 		expect(sandbox.requests).toEqual([]);

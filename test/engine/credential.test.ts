@@ -202,6 +202,25 @@ describe('Checkout Base URL', () => {
 	});
 });
 
+describe('a server that wraps every error in the gateway\'s envelope ("Not found" on any unknown path)', () => {
+	beforeEach(() => sandbox.setUnknownPathMessage('Not found'));
+
+	it('a Base URL without its prefix: the card list is not a list (a 404), so the Base URL is named', async () => {
+		const result = await credentialTest({ baseUrl: sandbox.url });
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/^Base URL \(baseUrl\) does not lead to the gateway's merchant API \(HTTP 404, "Not found": a stored-card list was expected/) });
+		expect(seen()).toEqual([`GET ${SHORT_PROBE} → 404`]);
+	});
+
+	it('a Checkout Base URL pointing at the short family\'s base: check-status\'s "Not found" is not about the order read', async () => {
+		const result = await credentialTest({ checkoutBaseUrl: sandbox.baseUrl });
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/^Checkout Base URL \(checkoutBaseUrl\) does not lead to the gateway's checkout endpoints \(HTTP 404, "Not found": an answer about the order read was expected/) });
+	});
+
+	it('the right addresses still pass: an empty card list, and the gateway\'s own answer about the unknown order', async () => {
+		expect(await credentialTest()).toEqual({ status: 'OK', message: expect.stringMatching(/^Connection successful/) });
+	});
+});
+
 describe('Hosted Checkout Page URL, when set: its form is checked before anything is sent', () => {
 	const cases: Array<[string, () => string, RegExp]> = [
 		['without a scheme', () => 'merchant.example.com/cpbs/pg', /must be a web address starting with https:\/\//],

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, runNode, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, runNode, startSandbox, withoutSubject } from '../support/fixtures';
 
 // digitalCard.getMany / get / delete through n8n's engine against the sandbox.
 
@@ -116,7 +116,7 @@ describe('digitalCard.getMany', () => {
 		const result = await runNode(sandbox, cards('getMany', { customerId: 'cus_fail_list' }));
 		expect(result.status).toBe('error');
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('Error while fetching digital cards [item 0]');
+		expect(withoutSubject(result.error?.message)).toBe('Error while fetching digital cards [item 0]');
 		expect(result.error?.httpCode).toBe('500');
 		expect(result.error?.context?.resCode).toBe(500);
 		expect(sandbox.requests).toHaveLength(1);
@@ -167,14 +167,14 @@ describe('digitalCard.get', () => {
 	it('an unknown card → 404 error', async () => {
 		const { customerId } = await storeCard(VISA);
 		const result = await runNode(sandbox, cards('get', { customerId, digitalCardId: 'dc_unknown' }));
-		expect(result.error?.message).toBe('Card not found [item 0]');
+		expect(withoutSubject(result.error?.message)).toBe('Card not found [item 0]');
 		expect(result.error?.context?.resCode).toBe(404);
 	});
 
 	it('500 "Error while fetching digital card" (dc_fail_fetch)', async () => {
 		const result = await runNode(sandbox, cards('get', { customerId: 'cus_any', digitalCardId: 'dc_fail_fetch' }));
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('Error while fetching digital card [item 0]');
+		expect(withoutSubject(result.error?.message)).toBe('Error while fetching digital card [item 0]');
 		expect(result.error?.httpCode).toBe('500');
 		expect(result.error?.context?.resCode).toBe(500);
 	});
@@ -202,7 +202,7 @@ describe('digitalCard.delete', () => {
 		const second = await runNode(sandbox, cards('delete', { customerId, digitalCardId }));
 		expect(second.status).toBe('error');
 		expect(second.error?.name).toBe('NodeApiError');
-		expect(second.error?.message).toBe('Card not found or already deleted [item 0]');
+		expect(withoutSubject(second.error?.message)).toBe('Card not found or already deleted [item 0]');
 		expect(second.error?.httpCode).toBe('404');
 		expect(second.error?.context?.resCode).toBe(404);
 		expect(second.error?.description).toMatch(/Nothing was removed/);
@@ -210,7 +210,7 @@ describe('digitalCard.delete', () => {
 
 	it('500 "Error while removing digital card" (dc_fail_delete)', async () => {
 		const result = await runNode(sandbox, cards('delete', { customerId: 'cus_any', digitalCardId: 'dc_fail_delete' }));
-		expect(result.error?.message).toBe('Error while removing digital card [item 0]');
+		expect(withoutSubject(result.error?.message)).toBe('Error while removing digital card [item 0]');
 		expect(result.error?.httpCode).toBe('500');
 		expect(result.error?.context?.resCode).toBe(500);
 	});
@@ -241,7 +241,7 @@ describe('digitalCard.delete', () => {
 			expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 			expect(result.items[0].json).toEqual({ customerId, digitalCardId: ids[0], deleted: true });
 			expect(result.items[1].json).toEqual({
-				error: 'Card not found or already deleted [item 1]',
+				error: `Card not found or already deleted (card ${ids[1]} of customer ${customerId}) [item 1]`,
 				resCode: 404,
 				description: expect.any(String),
 			});
@@ -259,7 +259,7 @@ describe('digitalCard.delete', () => {
 			// Only `error` and `message`: n8n 1.x and 2.0 route nothing else to the error output.
 			expect(failure[0].json).toEqual({
 				...items()[1],
-				error: 'Card not found or already deleted [item 1]',
+				error: `Card not found or already deleted (card ${ids[1]} of customer ${customerId}) [item 1]`,
 				message: expect.stringMatching(/^Gateway resCode 404\. The card was not found/),
 			});
 		});
@@ -268,7 +268,7 @@ describe('digitalCard.delete', () => {
 			const result = await runNode(sandbox, parameters, items());
 			expect(result.status).toBe('error');
 			expect(result.items).toEqual([]);
-			expect(result.error?.message).toBe('Card not found or already deleted [item 1]');
+			expect(withoutSubject(result.error?.message)).toBe('Card not found or already deleted [item 1]');
 			expect(result.error?.context?.itemIndex).toBe(1);
 			expect(result.error?.context?.resCode).toBe(404);
 			expect(sandbox.requests.map((request) => request.status)).toEqual([200, 404]);

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { LoggedRequest } from '../../sandbox/gateway';
 import { FAULTS } from '../support/faults';
-import { startSandbox } from '../support/fixtures';
+import { startSandbox, withoutSubject } from '../support/fixtures';
 import { expiryFragments, findLeaks } from '../support/leaks';
 import type { Cell, CellRun, Mode } from '../support/matrix';
 import { inPool, MAX_RETRIES, msBetween, requestsPerItem, runCell, textTable, TIMEOUT } from '../support/matrix';
@@ -111,7 +111,7 @@ function expectFailure(cell: Cell, failure: Failure) {
 	expect(failure.description).toMatch(WHAT_TO_DO);
 	if (fault.timesOut) {
 		const item = namedItem(cell) ? ' [item 1]' : '';
-		expect(failure.message).toBe(`${operation.label}: the gateway did not answer within the time-out of ${TIMEOUT} ms${item}`);
+		expect(withoutSubject(failure.message as string)).toBe(`${operation.label}: the gateway did not answer within the time-out of ${TIMEOUT} ms${item}`);
 	}
 	if (operation.kind === 'write' && !fault.refusedUnprocessed) expect(failure.description).toMatch(CHECK_STATUS_FIRST);
 	for (const requirement of Object.values(REQUIREMENTS)) requirement(cell, failure);

@@ -69,7 +69,7 @@ describe('Transaction → Refund', () => {
 		expect(over.status).toBe('error');
 		expect(over.error).toMatchObject({
 			name: 'NodeApiError',
-			message: 'Refund amount exceeds the refundable amount [item 0]',
+			message: `Refund amount exceeds the refundable amount (payment ${paymentId}) [item 0]`,
 			context: expect.objectContaining({ resCode: 400 }),
 		});
 		expect(over.error?.description).toMatch(/left to refund/);
@@ -198,12 +198,13 @@ describe('a reconciliation of paid, unpaid and unknown orders', () => {
 			resCode: 400,
 			errMessage: 'Transaction not initiated',
 		});
-		expect(result.items[2].json).toMatchObject({ error: 'Order not found [item 2]', resCode: 404 });
+		// The error names the order, not only its place among the items.
+		expect(result.items[2].json).toMatchObject({ error: 'Order not found (order wb-00000000-0000-4000-8000-000000000000) [item 2]', resCode: 404 });
 	});
 
 	it('stops at the unknown order without Continue On Fail', async () => {
 		const unknown = await runNode(sandbox, { resource: 'status', operation: 'getByOrderId', orderId: 'wb-unknown' });
-		expect(unknown.error).toMatchObject({ name: 'NodeApiError', message: 'Order not found [item 0]' });
+		expect(unknown.error).toMatchObject({ name: 'NodeApiError', message: 'Order not found (order wb-unknown) [item 0]' });
 	});
 });
 

@@ -1,7 +1,7 @@
 import type { IDataObject, ITaskData } from 'n8n-workflow';
 
 import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, orderParameters, runNode, settledPayment, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, settledPayment, startSandbox, withoutSubject } from '../support/fixtures';
 
 // Refund without guesswork (the whole payment read from the gateway, or an amount), and the hints a person reading a
 // run gets: orders not paid, customers without cards, items that failed under Continue On Fail, checkout links that
@@ -64,7 +64,7 @@ describe('Transaction → Refund: the whole payment or an amount', () => {
 
 	it('an unknown payment: the read fails with the gateway’s message and code, and no refund is sent', async () => {
 		const result = await runNode(sandbox, refund('PAY00000000000000000000000000000000', { refundType: 'full' }));
-		expect(result.error?.message).toBe('Payment not found [item 0]');
+		expect(withoutSubject(result.error?.message)).toBe('Payment not found [item 0]');
 		expect(result.error?.context?.resCode).toBe(404);
 		expect(result.error?.description).toMatch(/does not know this identifier/);
 		expect(refundsSent()).toEqual([]);
@@ -98,6 +98,15 @@ describe('hints', () => {
 		expect(hintsOf(result.runData)).toEqual([
 			expect.objectContaining({ message: expect.stringMatching(/^2 of 2 customers have no stored card, .* Output Summary When Empty/) }),
 		]);
+	});
+
+	it('one customer of three without cards: "1 of 3 customers has no stored card, … for it"', async () => {
+		const result = await runNode(sandbox, { resource: 'digitalCard', operation: 'getMany', customerId: '={{ $json.id }}' }, [{ id: 'cus_a' }]);
+		expect(hintsOf(result.runData)[0]).toEqual(expect.objectContaining({ message: expect.stringMatching(/^1 of 1 customer has no stored card, so no item is output for it\./) }));
+		sandbox.injectFault({ match: '/customer/cus_b/', status: 200, body: { resCode: 200, status: 'success', data: { digitalCards: [{ digitalCardId: 'dc_1', panLastFour: '1111' }], remainingLimit: 4 } } });
+		sandbox.injectFault({ match: '/customer/cus_c/', status: 200, body: { resCode: 200, status: 'success', data: { digitalCards: [{ digitalCardId: 'dc_2', panLastFour: '2222' }], remainingLimit: 4 } } });
+		const three = await runNode(sandbox, { resource: 'digitalCard', operation: 'getMany', customerId: '={{ $json.id }}' }, [{ id: 'cus_a' }, { id: 'cus_b' }, { id: 'cus_c' }]);
+		expect(hintsOf(three.runData)[0]).toEqual(expect.objectContaining({ message: expect.stringMatching(/^1 of 3 customers has no stored card, so no item is output for it\./) }));
 	});
 
 	it('a Continue On Fail run with failed items says how many and where they went', async () => {

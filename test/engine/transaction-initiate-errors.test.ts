@@ -58,7 +58,7 @@ describe('transaction.initiate: gateway errors', () => {
 			expect(result.items).toEqual([]);
 			expect(result.error).toMatchObject({
 				name: 'NodeApiError',
-				message: `${message} [item 0]`,
+				message: `${message} (order ${orderId}) [item 0]`,
 				httpCode: String(resCode),
 				context: expect.objectContaining({ itemIndex: 0, resCode }),
 			});
@@ -80,7 +80,7 @@ describe('transaction.initiate: gateway errors', () => {
 
 		expect(second.error).toMatchObject({
 			name: 'NodeApiError',
-			message: 'Transaction is already in progress [item 0]',
+			message: `Transaction is already in progress (order ${orderId}) [item 0]`,
 			httpCode: '409',
 			context: expect.objectContaining({ resCode: 409 }),
 		});
@@ -107,7 +107,7 @@ describe('transaction.initiate: gateway errors', () => {
 		const withRetries = initiateParameters(orderId, { options: { maxRetries: 3 } });
 
 		const failed = await runNode(sandbox, withRetries);
-		expect(failed.error).toMatchObject({ httpCode: '500', message: 'Internal server error [item 0]' });
+		expect(failed.error).toMatchObject({ httpCode: '500', message: `Internal server error (order ${orderId}) [item 0]` });
 		expect(initiateRequests()).toHaveLength(1);
 
 		const healthyOrderId = await createOrder(sandbox);
@@ -131,7 +131,7 @@ describe('transaction.initiate: gateway errors', () => {
 
 		expect(result.error).toMatchObject({
 			name: 'NodeApiError',
-			message: 'Invalid or inactive client credentials [item 0]',
+			message: `Invalid or inactive client credentials (order ${orderId}) [item 0]`,
 			httpCode: '401',
 			context: expect.objectContaining({ resCode: 401 }),
 		});
@@ -171,7 +171,7 @@ describe('transaction.initiate: Continue On Fail', () => {
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(result.items[0].json).toMatchObject({ orderId: orderIds[0], paymentStatus: 'pending', amount: 10 });
 		expect(result.items[1].json).toEqual({
-			error: 'Fraud-rule validation failed [item 1]',
+			error: `Fraud-rule validation failed (order ${orderIds[1]}) [item 1]`,
 			resCode: 422,
 			description: expect.stringMatching(/fraud rules/i),
 		});
@@ -190,7 +190,7 @@ describe('transaction.initiate: Continue On Fail', () => {
 		expect(result.items).toEqual([]);
 		expect(result.error).toMatchObject({
 			name: 'NodeApiError',
-			message: 'Fraud-rule validation failed [item 1]',
+			message: `Fraud-rule validation failed (order ${orderIds[1]}) [item 1]`,
 			httpCode: '422',
 			context: expect.objectContaining({ itemIndex: 1, resCode: 422 }),
 		});

@@ -261,7 +261,7 @@ describe('transaction.initiate: a stored card pays a later order', () => {
 
 		expect(result.error).toMatchObject({
 			name: 'NodeApiError',
-			message: 'digitalCardId is not an active stored card of this customer [item 0]',
+			message: `digitalCardId is not an active stored card of this customer (order ${otherOrderId}) [item 0]`,
 			httpCode: '400',
 		});
 		expect(initiateRequests()).toHaveLength(1);

@@ -132,3 +132,11 @@ export async function startSandboxBehindProxy(): Promise<SandboxBehindProxy> {
 		},
 	};
 }
+
+/**
+ * A failure's message without what it was about ("(order wb-…)", "(payment PAY…)", "(card … of customer …)"), which
+ * the transport puts before `[item N]`: for tests about the rest of it; test/engine/subjects.test.ts checks the subject.
+ */
+export function withoutSubject<T extends string | undefined>(message: T): T {
+	return (message === undefined ? message : message.replace(/ \((?:order|payment|customer|card) [^()]*\)(?=( \[item \d+\])?$)/, '')) as T;
+}

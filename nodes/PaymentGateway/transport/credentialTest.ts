@@ -24,6 +24,9 @@ import { isGatewayShaped, numericResCode } from './result';
 export const CREDENTIAL_TEST_NAME = 'paymentGatewayApiTest';
 
 const credentialType = new PaymentGatewayApi();
+
+/** A failure in the gateway's shape: its status word or a resCode other than 200. */
+const isFailure = (body: IDataObject) => body.status === 'failure' || (numericResCode(body) ?? 200) !== 200;
 const FIELD_NAMES = new Map(credentialType.properties.map((field) => [field.displayName, field.name]));
 
 /** A field as a user finds it in the dialog and in a saved credential: "Checkout Base URL (checkoutBaseUrl)". */
@@ -41,22 +44,36 @@ interface Probe {
 	qs?: IDataObject;
 	/** Where the field should end, said to a user whose field does not lead to the endpoint. */
 	advice: string;
+	/** Whether an answer (past the credentials' own checks) is this endpoint's, and what was expected instead. */
+	answers(body: IDataObject): boolean;
+	expected: string;
 }
+
+/** The id the probes read: no gateway gives one out. */
+const PROBE_ID = 'n8n-credential-test';
 
 const PROBES: Probe[] = [
 	{
 		family: 'short',
 		field: 'Base URL',
-		path: '/customer/n8n-credential-test/digitalCards',
+		path: `/customer/${PROBE_ID}/digitalCards`,
 		advice:
 			'It should end where the endpoint paths (/order, /customer/…) begin, e.g. https://gateway.example.com/nac/api/v1/merchant-host.',
+		// An unknown customer has no stored cards: the gateway answers an empty list, never a 404.
+		answers: (body) => !isFailure(body) && isPlainObject(body.data) && Array.isArray(body.data.digitalCards),
+		expected: 'a stored-card list was expected (an unknown customer has an empty one)',
 	},
 	{
 		family: 'long',
 		field: 'Checkout Base URL',
 		path: '/nac/api/v1/pg/orders/check-status',
-		qs: { orderId: 'n8n-credential-test' },
+		qs: { orderId: PROBE_ID },
 		advice: 'It should be the address in front of /nac/api/v1/pg/orders/…, usually the host alone, e.g. https://gateway.example.com.',
+		// The gateway's answer about an order it does not know names the order, or says what of it is unknown.
+		answers: (body) =>
+			numericResCode(body) !== undefined &&
+			(body.orderId === PROBE_ID || (isPlainObject(body.data) && body.data.orderId === PROBE_ID) || /order|transaction|payment/i.test(gatewayMessage(body, 0))),
+		expected: 'an answer about the order read was expected',
 	},
 ];
 
@@ -147,6 +164,10 @@ function problemOf(probe: Probe, answer: Answer, data: ICredentialDataDecryptedO
 	// Reading an order that does not exist may well be a 400 on the long family; a complaint about headers is not.
 	if (resCode === 400 && (probe.family === 'short' || /header/i.test(message))) {
 		return `The gateway refused the request (400, "${message}"): check ${named('Merchant Domain')}, ${named('Merchant IP')} and the default header fields (${named('Default Browser Fingerprint')}, ${named('Default User Agent')}, ${named('Default Accept-Language')}).`;
+	}
+	// A server that wraps every error in the gateway's envelope answers any path: only the answer to this read tells.
+	if (!probe.answers(body)) {
+		return `${address} does not lead to the gateway's ${probe.family === 'short' ? 'merchant API' : 'checkout endpoints'} (HTTP ${statusCode}, "${message}": ${probe.expected}). ${fix}`;
 	}
 	return undefined;
 }

@@ -1,5 +1,5 @@
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { isPlainObject } from '../helpers/json';
 import type { Pace, PaceOutcome } from './adaptiveLimit';
@@ -28,6 +28,30 @@ function assertSendable(node: INode, call: GatewayCall, itemIndex: number) {
 			{ itemIndex },
 		);
 	}
+}
+
+const decoded = (segment: string) => {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+};
+
+/**
+ * What a call is about, as a person finds it in their data: the payment, the order, the customer or card. A failure
+ * names it beside `[item N]`, so that a reconciliation's flagged order says which order it was.
+ */
+export function subjectOf(call: GatewayCall): string | undefined {
+	const { body = {}, query = {} } = call;
+	if (typeof body.paymentId === 'string' && body.paymentId) return `payment ${body.paymentId}`;
+	if (typeof body.orderId === 'string' && body.orderId) return `order ${body.orderId}`;
+	if (typeof query.orderId === 'string' && query.orderId) return `order ${query.orderId}`;
+	const payment = /^\/transaction\/status\/([^/]+)$/.exec(call.path);
+	if (payment) return `payment ${decoded(payment[1])}`;
+	const card = /^\/customer\/([^/]+)\/digitalCards(?:\/([^/]+))?$/.exec(call.path);
+	if (card) return card[2] ? `card ${decoded(card[2])} of customer ${decoded(card[1])}` : `customer ${decoded(card[1])}`;
+	return undefined;
 }
 
 /** An unread body is let go of, so that its connection is freed. */
@@ -114,7 +138,16 @@ export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gatew
 		}
 	}
 
+	/** A failure names what the call was about (an id is shown through the funnel: it may be card data). */
 	async function request(call: GatewayCall, settings: CallSettings): Promise<IDataObject> {
+		return await send(call, settings).catch(async (error: unknown) => {
+			const subject = subjectOf(call);
+			if (error instanceof NodeApiError && subject) error.message = `${error.message} (${redactor.text(subject)})`;
+			return await Promise.reject(error);
+		});
+	}
+
+	async function send(call: GatewayCall, settings: CallSettings): Promise<IDataObject> {
 		const { itemIndex } = settings;
 		assertSendable(node, call, itemIndex);
 		const timeout = settings.timeout ?? DEFAULT_TIMEOUT_MS;

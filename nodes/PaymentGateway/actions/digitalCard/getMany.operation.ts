@@ -11,7 +11,10 @@ const properties: INodeProperties[] = [
 	toolDescriptionField(
 		"Lists a customer's stored cards; changes nothing and moves no money. Needs the customerId. Returns one record per card (digitalCardId, network, cardType, panLastFour, status) with the customer's remainingLimit; no records when the customer has no stored card.",
 	),
-	customerIdField,
+	{
+		...customerIdField,
+		hint: 'Each card comes with remainingLimit: how many more cards the gateway will store for this customer (0: delete one before storing another)',
+	},
 	...optionsCollection('repeatable', [
 		{
 			displayName: 'Output Summary When Empty',
@@ -48,7 +51,7 @@ export function hints(this: IExecuteFunctions, outputs: Array<IDataObject[] | un
 	if (without === 0) return [];
 	return [
 		{
-			message: `${without} of ${listed.length} customer${listed.length === 1 ? ' has' : 's have'} no stored card, so no item is output for ${without === 1 ? 'it' : 'them'}. Turn on the option Output Summary When Empty to get one item per customer.`,
+			message: `${without} of ${listed.length} customer${listed.length === 1 ? '' : 's'} ${without === 1 ? 'has' : 'have'} no stored card, so no item is output for ${without === 1 ? 'it' : 'them'}. Turn on the option Output Summary When Empty to get one item per customer.`,
 			type: 'info',
 			location: 'outputPane',
 		},

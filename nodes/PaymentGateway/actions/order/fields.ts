@@ -9,7 +9,7 @@ import {
 	validateCurrency,
 	validateEmail,
 } from '../../validation/input';
-import { amountFields } from '../versions';
+import { amountFields, versionedFrom } from '../versions';
 
 /** Fields shared by both ways of creating an order; `checkout` adds what only the long-path endpoint takes. */
 export function orderFields(checkout: boolean): INodeProperties[] {
@@ -70,7 +70,7 @@ export function orderFields(checkout: boolean): INodeProperties[] {
 		},
 	];
 	if (checkout) {
-		fields.push({
+		const redirectType: INodeProperties = {
 			displayName: 'Redirect Type',
 			name: 'redirectType',
 			type: 'options',
@@ -78,9 +78,11 @@ export function orderFields(checkout: boolean): INodeProperties[] {
 				{ name: 'Post', value: 'post', description: 'The gateway posts the result to your page' },
 				{ name: 'Redirect', value: 'redirect', description: 'The customer is sent back with a plain redirect' },
 			],
-			default: 'post',
+			default: 'redirect',
 			description: 'How the customer comes back to you after paying',
-		});
+		};
+		// Since typeVersion 1.3 Redirect, as the live gateway's public clients send it; saved workflows keep Post.
+		fields.push(...versionedFrom([[1, { ...redirectType, default: 'post' }], [1.3, redirectType]]));
 	}
 	const additional: INodeProperties[] = [
 		{
