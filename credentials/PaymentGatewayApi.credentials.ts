@@ -84,7 +84,7 @@ export class PaymentGatewayApi implements ICredentialType {
 		dark: 'file:paymentGateway.dark.svg',
 	} as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-payment-gateway/n8n-nodes-payment-gateway#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-payment-gateway/n8n-nodes-payment-gateway/blob/main/docs/credential.md';
 
 	properties: INodeProperties[] = [
 		{

@@ -8,7 +8,7 @@
 //
 // For each version: installs it (e2e/install-n8n.sh with E2E_N8N_VERSION), runs each check as `npm run <check>` with
 // E2E_N8N_VERSION set, keeps each log in .e2e/matrix/, and reads node:test's closing counts ("# pass N",
-// "# fail N"). Prints the results as the README's compatibility table (Markdown) and writes it with the counts to
+// "# fail N"). Prints the results as the compatibility table of docs/compatibility.md (Markdown) and writes it with the counts to
 // .e2e/matrix/results.json. Exits non-zero when any check failed.
 
 const fs = require('node:fs');

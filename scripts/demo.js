@@ -173,7 +173,7 @@ function printNextSteps(story) {
 		story.other,
 		['npm run dev', 'a real n8n with this node, the sandbox gateway and the example workflows'],
 		['npm test', 'the test suite'],
-		['README.md, "From a tarball"', 'how to install the node into your own n8n (it is not on npm yet)'],
+		['README.md, "Install"', 'how to install the node into your own n8n (a tarball or Docker: it is not on npm yet)'],
 	];
 	const width = Math.max(...next.map(([command]) => command.length));
 	console.log('\nNext:');

@@ -47,19 +47,22 @@ async function buildAndPack(destination, { build = process.env.E2E_SKIP_BUILD !=
 	return { tarball: path.join(destination, filename), filename, files: files.map((file) => file.path) };
 }
 
-/** ensureN8n, buildAndPack, then the tarball installed into a fresh user folder's .n8n/nodes as n8n installs packages. */
+/** The script the Docker image installs the package with, and every check too (docker/install-package.sh). */
+const INSTALL_SCRIPT = path.join(ROOT, 'docker', 'install-package.sh');
+
+/**
+ * ensureN8n, buildAndPack, then the tarball installed into a fresh user folder's .n8n/nodes as n8n installs packages,
+ * by the Docker image's own install script: so that every check proves the image's steps against a real n8n.
+ */
 async function preparePackage(userFolder, { log = console.log } = {}) {
 	await ensureN8n({ log });
 	await withTempDir('pg-e2e-pack-', async (packDir) => {
 		const { tarball } = await buildAndPack(packDir, { log });
 		fs.rmSync(userFolder, { recursive: true, force: true });
 		const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-		fs.mkdirSync(nodesDir, { recursive: true });
-		fs.writeFileSync(path.join(nodesDir, 'package.json'), `${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`);
-		const install = ['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error', tarball];
-		await mustRun(`installed ${path.basename(tarball)} into ${path.relative(ROOT, nodesDir)}`, 'npm', install, { cwd: nodesDir, log });
+		await mustRun(`installed ${path.basename(tarball)} into ${path.relative(ROOT, nodesDir)} (docker/install-package.sh)`, 'sh', [INSTALL_SCRIPT, tarball, nodesDir], { cwd: ROOT, log });
 		if (!fs.existsSync(path.join(nodesDir, 'node_modules', PACKAGE_NAME, 'package.json'))) throw new Error(`${PACKAGE_NAME} is not in ${path.relative(ROOT, nodesDir)}/node_modules`);
 	});
 }
 
-module.exports = { paths, PACKAGE_NAME, DEFAULT_N8N_VERSION, n8nInstallOf, requireFromN8n, ensureN8n, buildAndPack, preparePackage };
+module.exports = { INSTALL_SCRIPT, paths, PACKAGE_NAME, DEFAULT_N8N_VERSION, n8nInstallOf, requireFromN8n, ensureN8n, buildAndPack, preparePackage };

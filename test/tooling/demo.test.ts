@@ -52,7 +52,7 @@ test('by default, the hosted-checkout story: paid on the hosted page, partly ref
 	expect(stdout).toContain('   → paid 12.300 OMR, refunded 4.100 OMR, remaining 8.200 OMR\n');
 	expect(stdout).toContain('Every step did what it should: the sandbox received 6 API requests and sent 2 notifications.');
 	expect(nextSteps(stdout)).toMatch(/^\nNext:\n {3}npm run demo -- card +the other story/);
-	expect(nextSteps(stdout)).toMatch(/\n {3}npm run dev +a real n8n.*\n {3}npm test +.+\n {3}README\.md, "From a tarball" +.+\n$/);
+	expect(nextSteps(stdout)).toMatch(/\n {3}npm run dev +a real n8n.*\n {3}npm test +.+\n {3}README\.md, "Install" +.+\n$/);
 	// The section the demo names is one the README has.
 	const sections = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').filter((line) => /^#{2,3} /.test(line));
 	for (const [, name] of nextSteps(stdout).matchAll(/README\.md, "([^"]+)"/g)) {

@@ -46,3 +46,16 @@ test("links to a document's section name a section it has", () => {
 	}
 	expect(broken).toEqual([]);
 });
+
+test('every relative link of a document (a file, an image, a folder) names one that exists', () => {
+	const broken: string[] = [];
+	for (const file of documents(ROOT)) {
+		const text = fs.readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+		for (const [, target] of text.matchAll(/\]\(([^()\s#]+)(?:#[^()\s]*)?\)/g)) {
+			if (/^[a-z]+:/i.test(target)) continue;
+			const linked = path.resolve(path.dirname(file), target);
+			if (!fs.existsSync(linked)) broken.push(`${path.relative(ROOT, file)} → ${target}`);
+		}
+	}
+	expect(broken).toEqual([]);
+});
