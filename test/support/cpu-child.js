@@ -4,16 +4,7 @@
 // test/unit/linear-inputs.test.ts), where no other test, sandbox or collector of a jest worker runs beside it. Each
 // case runs once to warm up, then once measured; the answer is the CPU milliseconds of the measured run, per case.
 
-const fs = require('node:fs');
-const ts = require('typescript');
-
-require.extensions['.ts'] = (module, filename) => {
-	const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
-		compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-		fileName: filename,
-	});
-	module._compile(outputText, filename);
-};
+require('./load-ts');
 
 const { redactorFor } = require('../../nodes/PaymentGateway/transport/redact.ts');
 const { knownFailureFields } = require('../../nodes/PaymentGateway/transport/failureFields.ts');

@@ -6,17 +6,7 @@
 // `measure`; this process runs once unmeasured (code loaded and compiled), then once measured, and answers with the
 // run's error and its memory: growth at the peak, and what stays after a full collection.
 
-const fs = require('node:fs');
-const ts = require('typescript');
-
-// The node's TypeScript sources, compiled as they are loaded: `npm test` runs without a build.
-require.extensions['.ts'] = (module, filename) => {
-	const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
-		compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-		fileName: filename,
-	});
-	module._compile(outputText, filename);
-};
+require('./load-ts');
 
 // With its extension: PaymentGateway.node.json, the codex, would be found first.
 const { PaymentGatewayApi } = require('../../credentials/PaymentGatewayApi.credentials.ts');
