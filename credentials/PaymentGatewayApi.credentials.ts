@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { anyText } from '../nodes/PaymentGateway/helpers/text';
-import { signRequest } from '../nodes/PaymentGateway/transport/crypto';
+import { basicToken, signRequest } from '../nodes/PaymentGateway/transport/crypto';
 import { merchantHeaders } from '../nodes/PaymentGateway/transport/headers';
 
 const MERCHANT_HEADER_NAMES = [
@@ -49,7 +49,7 @@ function signerOf(credentials: ICredentialDataDecryptedObject): Signer {
 	const signer: Signer = {
 		clientId,
 		clientSecret,
-		basic: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+		basic: `Basic ${basicToken(clientId, clientSecret)}`,
 		sign(apiPath, payload) {
 			if (payload) return signRequest(clientSecret, apiPath, payload);
 			if (apiPath !== last.apiPath || !last.signature) last = { apiPath, signature: signRequest(clientSecret, apiPath, '') };

@@ -7,13 +7,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { timeoutOption } from '../PaymentGateway/actions/common';
 import { stringText } from '../PaymentGateway/helpers/text';
-import type { Confirmation } from '../PaymentGateway/actions/status/confirm';
-import { confirmedItem, confirmPayment, failureOf } from '../PaymentGateway/actions/status/confirm';
+import type { Confirmation } from '../PaymentGateway/shared/confirm';
+import { confirmedItem, confirmPayment, failureOf } from '../PaymentGateway/shared/confirm';
+import { MAX_RETRIES, timeoutOption } from '../PaymentGateway/shared/options';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
+import { UNKNOWN_ID } from '../PaymentGateway/transport/errors';
 import { redactorFor } from '../PaymentGateway/transport/redact';
 import { CREDENTIAL_TEST_NAME, testGatewayCredential } from '../PaymentGateway/transport/credentialTest';
+import type { Endpoint } from '../PaymentGateway/transport/request';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
 import { validateRetries, validateTimeout } from '../PaymentGateway/validation/input';
 import type { Notification, Outcome } from './notification';
@@ -37,6 +39,14 @@ function answer(ctx: IWebhookFunctions, statusCode: number, body: IDataObject): 
 const RECHECK_RETRIES = 3;
 const RECHECK_MAX_TOTAL_WAIT_MS = 30_000;
 
+/** The re-check as its failures name it: a read, retried as the trigger's Max Retries says. */
+const RECHECK: Endpoint = {
+	label: 'Payment Gateway Trigger (re-checking the payment)',
+	sendsOnce: false,
+	offersRetries: true,
+	advice: [UNKNOWN_ID],
+};
+
 const NOT_CONFIRMED =
 	'The gateway did not confirm this payment: its status, amount, currency and receipt are unknown (the notification’s claims are under notifiedStatus, notifiedAmount, notifiedCurrency and notifiedReceiptId). Check the payment with Status → Get by Payment ID before acting on it.';
 
@@ -49,7 +59,7 @@ async function confirmation(ctx: IWebhookFunctions, notification: Notification, 
 	try {
 		const timeout = validateTimeout('Timeout (options.timeout)', options.timeout) ?? DEFAULT_TIMEOUT_MS;
 		const maxRetries = validateRetries('Max Retries (options.maxRetries)', options.maxRetries, RECHECK_RETRIES);
-		return await confirmPayment(await openGateway(ctx), notification, {
+		return await confirmPayment(await openGateway(ctx, RECHECK), notification, {
 			itemIndex: 0,
 			timeout,
 			maxRetries,
@@ -120,7 +130,7 @@ export class PaymentGatewayTrigger implements INodeType {
 						displayName: 'Max Retries',
 						name: 'maxRetries',
 						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 10 },
+						typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
 						default: RECHECK_RETRIES,
 						description:
 							'How often to retry the status re-check after a rate limit (429), a gateway error (5xx) or a network error, waiting as the gateway asks (Retry-After), 30 seconds of waiting at most in all. A notification still unconfirmed after that is Other.',

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject, parseJson } from '../PaymentGateway/helpers/json';
 import { scalarText } from '../PaymentGateway/helpers/text';
-import { isRefundStatus } from '../PaymentGateway/actions/status/confirm';
+import { isRefundStatus } from '../PaymentGateway/shared/confirm';
 
 /** A notification as the trigger emits it: flat, values trimmed, with the ids it is signed over. */
 export interface Notification extends IDataObject {

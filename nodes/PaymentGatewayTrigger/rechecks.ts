@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { Confirmation } from '../PaymentGateway/actions/status/confirm';
+import type { Confirmation } from '../PaymentGateway/shared/confirm';
 
 // A notification's signature covers two ids and the customer's browser carries it: anyone holding one can post it
 // again, as often as they like, with any other value beside the ids. Each delivery would cost the gateway a read (with

@@ -12,6 +12,7 @@ import type {
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import { encryptCardDetails } from '../../nodes/PaymentGateway/transport/crypto';
+import { operation as initiate } from '../../nodes/PaymentGateway/actions/transaction/initiate.operation';
 import { openGateway } from '../../nodes/PaymentGateway/transport/request';
 import { runWorkflow } from '../support/engine';
 import type { Sandbox } from '../support/fixtures';
@@ -245,9 +246,9 @@ describe('transaction.initiate: both skip flags true cannot be sent', () => {
 					...flags,
 					apiType: 'hosted',
 				};
-				const gateway = await openGateway(this);
+				const gateway = await openGateway(this, initiate.endpoint);
 				const data = await gateway.request(
-					{ endpoint: 'initiate', method: 'POST', family: 'short', path: '/transaction/initiate', body },
+					{ method: 'POST', family: 'short', path: '/transaction/initiate', body },
 					{ itemIndex: 0 },
 				);
 				return [[{ json: data, pairedItem: { item: 0 } }]];

@@ -1,4 +1,4 @@
-import type { Confirmation } from '../../nodes/PaymentGateway/actions/status/confirm';
+import type { Confirmation } from '../../nodes/PaymentGateway/shared/confirm';
 import { gapAfter, MAX_HOLD_MS, Rechecks } from '../../nodes/PaymentGatewayTrigger/rechecks';
 
 // How the trigger shares and spaces its reads of one payment, on a simulated clock: reads grow with the payments

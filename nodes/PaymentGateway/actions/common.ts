@@ -1,54 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../helpers/json';
 import { stringText } from '../helpers/text';
-import type { CallSettings, Gateway } from '../transport/request';
-import { DEFAULT_TIMEOUT_MS } from '../transport/request';
-import { InvalidInput, validateHeaderValue, validateTimeout } from '../validation/input';
-import type { OperationOption, PaymentGatewayMap, Resource } from './node.type';
+import { MAX_RETRIES, timeoutOption } from '../shared/options';
+import type { CallSettings } from '../transport/request';
+import { InvalidInput, validateHeaderValue, validateRetries, validateTimeout } from '../validation/input';
 import { repeatableDefaults, versionedFrom } from './versions';
-
-/** What every operation module exports; the router runs `execute` once per input item. */
-export interface OperationModule {
-	description: INodeProperties[];
-	/** Orders, payments and refunds: sent at most once, so never run again by n8n's Retry On Fail. */
-	sendsOnce?: boolean;
-	execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject | IDataObject[]>;
-	/**
-	 * What a person reading the run should notice, from each item's outputs (undefined where the item failed) and the
-	 * gateway as the run opened it (undefined when it could not be).
-	 */
-	hints?(this: IExecuteFunctions, outputs: Array<IDataObject[] | undefined>, gateway?: Gateway): NodeExecutionHint[];
-}
-
-/** The Operation list of one resource. */
-export function operationSelector<R extends Resource>(
-	resource: R,
-	options: Array<OperationOption<R>>,
-	defaultOperation: PaymentGatewayMap[R],
-): INodeProperties {
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
-		options,
-		default: defaultOperation,
-	};
-}
-
-/** The Timeout option, the same everywhere but for what it waits for. */
-export function timeoutOption(description: string): INodeProperties {
-	return {
-		displayName: 'Timeout (Ms)',
-		name: 'timeout',
-		type: 'number',
-		typeOptions: { minValue: 1000 },
-		default: DEFAULT_TIMEOUT_MS,
-		description,
-	};
-}
 
 const headerOptions: INodeProperties[] = [
 	{
@@ -116,7 +73,7 @@ const repeatableOptions: INodeProperties[] = [
 		displayName: 'Max Retries',
 		name: 'maxRetries',
 		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 10 },
+		typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
 		default: 0,
 		description:
 			'How often to retry after a rate limit (429), a gateway error (5xx) or a network error, waiting as the gateway asks (Retry-After)',
@@ -208,9 +165,6 @@ function checkedSettings(options: IDataObject, itemIndex: number, version: numbe
 		if (value) headers[header] = validateHeaderValue(field, value);
 	}
 	const timeout = validateTimeout('Timeout (options.timeout)', options.timeout);
-	const maxRetries = options.maxRetries === undefined ? repeatableDefaults(version).maxRetries : options.maxRetries;
-	if (typeof maxRetries !== 'number' || maxRetries < 0 || !Number.isInteger(maxRetries)) {
-		throw new InvalidInput('Max Retries (options.maxRetries)', 'must be a whole number, 0 or more');
-	}
+	const maxRetries = validateRetries('Max Retries (options.maxRetries)', options.maxRetries, repeatableDefaults(version).maxRetries);
 	return { itemIndex, headers, timeout, maxRetries };
 }

@@ -6,75 +6,21 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	NodeExecutionHint,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import type { ItemError } from '../shared/nodeError';
+import { toNodeError } from '../shared/nodeError';
 import type { Gateway } from '../transport/request';
 import { openGateway } from '../transport/request';
 import { AdaptiveLimit, Pace } from '../transport/adaptiveLimit';
-import { InvalidCredential } from '../validation/credential';
-import { InvalidInput } from '../validation/input';
 import { withBoundedParameters } from './boundedParameters';
-import type { OperationModule } from './common';
 import { MAX_CONCURRENCY } from './common';
+import { OPERATIONS } from './description';
+import type { Operation } from './operation';
 import { repeatableDefaults } from './versions';
-import type { PaymentGatewayMap, Resource } from './node.type';
-import * as digitalCard from './digitalCard';
-import * as order from './order';
-import * as status from './status';
-import { ToolRefusal } from './toolMode';
-import * as transaction from './transaction';
 
-/** What the router runs for each resource and operation: one the description offers but missing here fails to compile. */
-const operations: { [R in Resource]: Record<PaymentGatewayMap[R], OperationModule> } = {
-	order: { create: order.create, createCheckout: order.createCheckout },
-	transaction: { initiate: transaction.initiate, refund: transaction.refund },
-	status: {
-		getByOrderId: status.getByOrderId,
-		getByPaymentId: status.getByPaymentId,
-		verifySignature: status.verifySignature,
-	},
-	digitalCard: { getMany: digitalCard.getMany, get: digitalCard.get, delete: digitalCard.delete },
-};
-
-type ItemError = NodeApiError | NodeOperationError;
-
-/**
- * Any failure as the error n8n shows, also as an error item's `error`: the field or credential named, nothing of the
- * value repeated, and the item named at the end of the message (`[item N]`, as n8n's own nodes do), the gateway's
- * failures too. Without an item (the editor's card list) the message names none; a refusal in tool mode, always of
- * the one item of a call, neither.
- */
-export function toNodeError(node: INode, error: unknown, itemIndex?: number): ItemError {
-	if (error instanceof ToolRefusal) {
-		return new NodeOperationError(node, error.message, { itemIndex, description: error.advice });
-	}
-	return namingItem(itemError(node, error, itemIndex), itemIndex);
-}
-
-function itemError(node: INode, error: unknown, itemIndex?: number): ItemError {
-	const forItem = itemIndex === undefined ? '' : ' for this item';
-	if (error instanceof InvalidCredential) {
-		return new NodeOperationError(node, `The credential's ${error.field} ${error.problem}`, {
-			itemIndex,
-			description: `Fix ${error.field} in the Payment Gateway API credential. Nothing was sent to the gateway${forItem}.`,
-		});
-	}
-	if (error instanceof InvalidInput) {
-		return new NodeOperationError(node, `${error.field} ${error.problem}`, {
-			itemIndex,
-			description: `Fix ${error.field}${itemIndex === undefined ? '' : ` for item ${itemIndex}`}. Nothing was sent to the gateway${forItem}.`,
-		});
-	}
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
-}
-
-/** The one place that puts `[item N]` at the end of a message. */
-function namingItem(error: ItemError, itemIndex?: number): ItemError {
-	const suffix = ` [item ${itemIndex}]`;
-	if (itemIndex !== undefined && !error.message.endsWith(suffix)) error.message += suffix;
-	return error;
-}
+/** The operation of each `resource:operation` the node's lists offer. */
+const operations = new Map<string, Operation>(OPERATIONS.map((operation) => [`${operation.resource}:${operation.value}`, operation]));
 
 /**
  * Continue On Fail gives `{ error, resCode, ... }` paired to its input. With "Continue (using error output)", n8n
@@ -207,22 +153,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	// Saved workflows can name anything: an unknown name is refused below, not looked up as a typed one.
-	const byName: Partial<Record<string, Partial<Record<string, OperationModule>>>> = operations;
-	const operationModule = byName[resource]?.[operation];
+	// Saved workflows can name anything: an unknown name is refused.
+	const operationModule = operations.get(`${resource}:${operation}`);
 	if (!operationModule) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for "${resource}"`);
 	}
 
 	// One read of the credential for the whole execution, shared by every item and worker.
 	const node = this.getNode();
-	const sendsOnce = operationModule.sendsOnce === true;
+	const { sendsOnce } = operationModule;
 	const { workers, pace } = concurrencyOf(this, sendsOnce);
 	let gateway: Promise<Gateway> | undefined;
-	const gatewayOnce = async () => await (gateway ??= openGateway(this, pace));
+	const gatewayOnce = async () => await (gateway ??= openGateway(this, operationModule.endpoint, pace));
 
 	// Every parameter an operation reads is bounded in length at this one entry (boundedParameters.ts).
-	const context = withBoundedParameters(this, operationModule.description);
+	const context = withBoundedParameters(this, operationModule.fields);
 	const refuseRetries = sendsOnce && node.retryOnFail === true;
 	const refuseExecutionRetry = sendsOnce && inRetriedExecution(this);
 	const results: INodeExecutionData[][] = new Array(items.length);

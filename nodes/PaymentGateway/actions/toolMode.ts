@@ -1,7 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { ToolRefusal } from '../shared/nodeError';
 import { validateAmount } from '../validation/input';
 import { keepsDailyBudget } from './versions';
+
+export { ToolRefusal };
 
 /**
  * n8n offers the node to AI agents as `n8n-nodes-payment-gateway.paymentGatewayTool`: there, a language model fills
@@ -16,18 +19,6 @@ export function isToolMode(ctx: IExecuteFunctions): boolean {
 	return known;
 }
 
-/**
- * A call an AI agent's tool may not make. The message is the answer the agent gets, so it says what was refused and
- * what to do; the description is for the workflow's author.
- */
-export class ToolRefusal extends Error {
-	constructor(
-		message: string,
-		readonly advice: string,
-	) {
-		super(message);
-	}
-}
 
 export const NOTHING_SENT = 'Nothing was sent to the payment gateway.';
 const LIMIT = 'Maximum Amount per Call';

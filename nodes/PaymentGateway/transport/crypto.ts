@@ -5,6 +5,13 @@ function hmacHex(clientSecret: string, data: string): string {
 	return createHmac('sha256', clientSecret).update(data, 'utf8').digest('hex');
 }
 
+/** The user-pass of Basic authentication as the client id and secret make it; its base64 is the header's token. */
+export const basicUserPass = (clientId: string, clientSecret: string): string => `${clientId}:${clientSecret}`;
+
+/** The token of the `Authorization: Basic` header every request carries. */
+export const basicToken = (clientId: string, clientSecret: string): string =>
+	Buffer.from(basicUserPass(clientId, clientSecret), 'utf8').toString('base64');
+
 /** `X-Signature` of a request: the HMAC over `apiPath + payload`, as the gateway verifies it. */
 export function signRequest(clientSecret: string, apiPath: string, payload: string): string {
 	return hmacHex(clientSecret, apiPath + payload);

@@ -1,9 +1,9 @@
 import type { INode, NodeApiError } from 'n8n-workflow';
 
 import type { Deadline } from './deadline';
-import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, offersRetries } from './errors';
+import { gatewayError } from './errors';
 import type { GatewayCall } from './types';
-import { isWrite } from './types';
+import { offersRetries } from './types';
 
 /** No answer arrived: the request may or may not have reached the gateway. */
 export class NoAnswer extends Error {
@@ -56,16 +56,17 @@ export function noAnswerError(
 	failure: NoAnswer,
 	timeout: number,
 ): NodeApiError {
-	const label = ENDPOINT_LABELS[call.endpoint];
-	return gatewayError(node, call.endpoint, itemIndex, {
+	const { endpoint } = call;
+	const { label } = endpoint;
+	return gatewayError(node, endpoint, itemIndex, {
 		message: failure.timedOut
 			? `${label}: the gateway did not answer within the time-out of ${timeout} ms`
 			: `${label}: could not reach the payment gateway (${NETWORK_PHRASES[failure.code] ?? 'the request failed'})`,
 		code: failure.code,
-		description: isWrite(call)
-			? `The request may or may not have reached the gateway. ${checkFirstAdvice(call.endpoint)}`
+		description: endpoint.sendsOnce
+			? `The request may or may not have reached the gateway. ${endpoint.checkFirst}`
 			: failure.timedOut
-				? `The gateway was slow to answer. Raise Timeout in the options (its test environment can take 30-40 s)${offersRetries(call.endpoint) ? ', or Max Retries' : ''}.`
+				? `The gateway was slow to answer. Raise Timeout in the options (its test environment can take 30-40 s)${offersRetries(endpoint) ? ', or Max Retries' : ''}.`
 				: 'Check the Base URL in the credential and that the gateway is reachable, then run again.',
 	});
 }
@@ -78,14 +79,15 @@ export const isRedirect = (statusCode: number): boolean => statusCode >= 300 && 
  * the call, naming the credential field whose address answered it. A write may have been acted on before it.
  */
 export function redirectError(node: INode, call: GatewayCall, itemIndex: number, httpStatus: number, field: string): NodeApiError {
-	const error = gatewayError(node, call.endpoint, itemIndex, {
-		message: `${ENDPOINT_LABELS[call.endpoint]}: the gateway answered with a redirect (HTTP ${httpStatus}) to another address, which was not followed`,
+	const { endpoint } = call;
+	const error = gatewayError(node, endpoint, itemIndex, {
+		message: `${endpoint.label}: the gateway answered with a redirect (HTTP ${httpStatus}) to another address, which was not followed`,
 		httpStatus,
 		code: 'EREDIRECT',
 		description: [
 			`Nothing was sent to the redirect's address: the credentials and the signed request go only to the ${field}.`,
 			`Check the ${field} in the Payment Gateway API credential: it must be the gateway's own https:// address as given at onboarding (a redirect usually means a wrong scheme, host or path, or a proxy in the way).`,
-			isWrite(call) ? `The gateway may have acted before redirecting. ${checkFirstAdvice(call.endpoint)}` : '',
+			endpoint.sendsOnce ? `The gateway may have acted before redirecting. ${endpoint.checkFirst}` : '',
 		]
 			.filter(Boolean)
 			.join(' '),

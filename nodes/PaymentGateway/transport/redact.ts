@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../helpers/json';
+import { basicToken, basicUserPass } from './crypto';
 
 // The one funnel for text that a gateway, a proxy or a notification puts in front of the node. Whatever reaches an
 // item, an error, a hint or the credential Test's message went through a Redactor first.
@@ -209,7 +210,7 @@ export function redactorFor(secrets: SecretValues = {}): Redactor {
 	const key = (secrets.cardEncryptionKey ?? '').trim();
 	const sources: Buffer[] = [];
 	if (clientSecret.length >= 4) {
-		sources.push(Buffer.from(clientSecret, 'utf8'), Buffer.from(`${secrets.clientId ?? ''}:${clientSecret}`, 'utf8'));
+		sources.push(Buffer.from(clientSecret, 'utf8'), Buffer.from(basicUserPass(secrets.clientId ?? '', clientSecret), 'utf8'));
 	}
 	if (key.length >= 4) {
 		sources.push(Buffer.from(key, 'utf8'));
@@ -219,7 +220,7 @@ export function redactorFor(secrets: SecretValues = {}): Redactor {
 	const forms = [...new Set(sources.flatMap(formsOf))].sort((a, b) => b.length - a.length);
 	// Every run of PART characters of the secrets as written and of the Basic value: a part shows too much.
 	const partTexts: string[] = [];
-	if (clientSecret.length >= 4) partTexts.push(clientSecret, Buffer.from(`${secrets.clientId ?? ''}:${clientSecret}`).toString('base64'));
+	if (clientSecret.length >= 4) partTexts.push(clientSecret, basicToken(secrets.clientId ?? '', clientSecret));
 	if (key.length >= 4) partTexts.push(key, key.toLowerCase());
 	const parts = new Set<string>();
 	for (const text of partTexts) for (let at = 0; at + PART <= text.length; at++) parts.add(text.slice(at, at + PART));

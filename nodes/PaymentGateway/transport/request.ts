@@ -12,12 +12,11 @@ import { isRedirect, NoAnswer, noAnswerError, noAnswerOf, redirectError } from '
 import { redactorFor } from './redact';
 import { dataOfAnswer, unreadableAnswerError } from './result';
 import { asksForRetry, isRateLimited, nextRetryWaitMs, paceOutcome, retriesAllowed } from './retry';
-import type { CallSettings, Gateway, GatewayCall, GatewayHost } from './types';
-import { isWrite } from './types';
+import type { Call, CallSettings, Endpoint, Gateway, GatewayCall, GatewayHost } from './types';
 
 export { CREDENTIAL_NAME } from './credential';
 export { DEFAULT_TIMEOUT_MS } from './deadline';
-export type { CallSettings, Gateway, GatewayCall, GatewayHost } from './types';
+export type { Advice, Call, CallSettings, Endpoint, Gateway, GatewayCall, GatewayHost } from './types';
 
 /** A body with both skip flags set is refused by the gateway; it must never leave the node. */
 function assertSendable(node: INode, call: GatewayCall, itemIndex: number) {
@@ -87,9 +86,10 @@ function requestOptions(credential: GatewayCredential, call: GatewayCall, settin
  * The one way this package talks to the gateway. The credential signs each request in its authenticate(); this
  * picks the base URL, serializes the body once, bounds the whole exchange by the time-out and the answer's size,
  * maps every failure to a NodeApiError carrying the gateway's resCode and message, and retries repeatable calls
- * when allowed. With a `pace` (the item runner's), repeatable calls wait for a place under its limit.
+ * when allowed. With a `pace` (the item runner's), repeatable calls wait for a place under its limit. `endpoint` is
+ * what its calls are unless one names another.
  */
-export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gateway> {
+export async function openGateway(host: GatewayHost, endpoint: Endpoint, pace?: Pace): Promise<Gateway> {
 	// getNode() copies the node on every call: once per execution is enough.
 	const node = host.getNode();
 	const credential = await readCredential(host, node);
@@ -139,7 +139,8 @@ export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gatew
 	}
 
 	/** A failure names what the call was about (an id is shown through the funnel: it may be card data). */
-	async function request(call: GatewayCall, settings: CallSettings): Promise<IDataObject> {
+	async function request(given: Call, settings: CallSettings): Promise<IDataObject> {
+		const call: GatewayCall = { ...given, endpoint: given.endpoint ?? endpoint };
 		return await send(call, settings).catch(async (error: unknown) => {
 			const subject = subjectOf(call);
 			if (error instanceof NodeApiError && subject) error.message = `${error.message} (${redactor.text(subject)})`;
@@ -154,7 +155,7 @@ export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gatew
 		const options = requestOptions(credential, call, settings, timeout);
 		const maxRetries = retriesAllowed(call, settings);
 		// Writes never wait for the pace: they go one at a time, once.
-		const paced = !isWrite(call);
+		const paced = !call.endpoint.sendsOnce;
 
 		let uncertain = false;
 		let waitedMs = 0;
@@ -204,6 +205,7 @@ export async function openGateway(host: GatewayHost, pace?: Pace): Promise<Gatew
 		clientSecret: credential.clientSecret,
 		checkoutPageUrl: credential.checkoutPageUrl,
 		cardKey: credential.cardKey,
+		endpoint,
 		request,
 	};
 }

@@ -1,12 +1,12 @@
 import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 
 import { isPlainObject } from '../helpers/json';
-import { checkFirstAdvice, ENDPOINT_LABELS, gatewayError, gatewayMessage, offersRetries } from './errors';
+import { gatewayError, gatewayMessage } from './errors';
 import { knownFailureFields } from './failureFields';
 import type { Redactor } from './redact';
 import { cardDataRedactor } from './redact';
 import type { GatewayCall } from './types';
-import { isWrite } from './types';
+import { offersRetries } from './types';
 
 const CHECK_BASE_URLS =
 	'Check that the Base URL and Checkout Base URL in the credential reach the gateway’s merchant API.';
@@ -40,15 +40,16 @@ export function unreadableAnswerError(
 	httpStatus?: number,
 ): NodeApiError {
 	const failedHttp = httpStatus !== undefined && httpStatus >= 400;
-	const error = gatewayError(node, call.endpoint, itemIndex, {
+	const { endpoint } = call;
+	const error = gatewayError(node, endpoint, itemIndex, {
 		resCode: failedHttp ? httpStatus : undefined,
 		httpStatus,
 		code: failedHttp ? undefined : 'EBADANSWER',
-		message: `${ENDPOINT_LABELS[call.endpoint]}: the gateway sent ${what}`,
-		description: isWrite(call)
-			? `Whether the gateway acted on the request is unknown. ${checkFirstAdvice(call.endpoint)} If every request ends like this: ${CHECK_BASE_URLS}`
+		message: `${endpoint.label}: the gateway sent ${what}`,
+		description: endpoint.sendsOnce
+			? `Whether the gateway acted on the request is unknown. ${endpoint.checkFirst} If every request ends like this: ${CHECK_BASE_URLS}`
 			: httpStatus !== undefined && httpStatus >= 500
-				? `The gateway or a proxy in front of it failed. Run again later${offersRetries(call.endpoint) ? ', or raise Max Retries in the options' : ''}.`
+				? `The gateway or a proxy in front of it failed. Run again later${offersRetries(endpoint) ? ', or raise Max Retries in the options' : ''}.`
 				: `${CHECK_BASE_URLS} Then run again.`,
 	});
 	// Not the gateway's own word: whatever its status, nothing says that the gateway did not act.
@@ -102,7 +103,7 @@ export function dataOfAnswer(
 		throw gatewayError(node, call.endpoint, itemIndex, {
 			httpStatus,
 			code: 'EBADANSWER',
-			message: `${ENDPOINT_LABELS[call.endpoint]}: the answer does not come from the gateway's merchant API (no status in it)`,
+			message: `${call.endpoint.label}: the answer does not come from the gateway's merchant API (no status in it)`,
 			description: CHECK_BASE_URLS,
 		});
 	}

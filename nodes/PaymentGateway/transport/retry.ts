@@ -3,13 +3,12 @@ import type { IDataObject } from 'n8n-workflow';
 import type { PaceOutcome } from './adaptiveLimit';
 import { numericResCode } from './result';
 import type { CallSettings, GatewayCall } from './types';
-import { isWrite } from './types';
 
 const MAX_RETRY_WAIT_MS = 60_000;
 
 /** How often a call may be sent again: never a write, whatever the settings ask. */
 export function retriesAllowed(call: GatewayCall, settings: CallSettings): number {
-	return isWrite(call) ? 0 : Math.max(0, Math.floor(settings.maxRetries ?? 0));
+	return call.endpoint.sendsOnce ? 0 : Math.max(0, Math.floor(settings.maxRetries ?? 0));
 }
 
 function isRetryable(code: number | undefined): boolean {

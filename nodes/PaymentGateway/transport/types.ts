@@ -6,11 +6,42 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import type { Endpoint } from './errors';
 import type { Redactor } from './redact';
 
 /** The node, its card list in the editor and the trigger all talk to the gateway; this is what the transport needs. */
 export type GatewayHost = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
+
+/** Advice for a failure with this resCode (and a message like this), said in the error's description. */
+export interface Advice {
+	resCode: number;
+	message?: RegExp;
+	description: string;
+}
+
+/**
+ * What a call is, as its failures and the retry policy see it. Each operation's is derived from its descriptor
+ * (actions/operation.ts); the trigger and the editor's card list declare their own.
+ */
+export type Endpoint = {
+	/** How messages name it: the node's resource and operation, e.g. "Order → Create". */
+	readonly label: string;
+	/** Advice for this endpoint's failures, looked up before the general advice. */
+	readonly advice?: readonly Advice[];
+} & (
+	| {
+			/** An order, a payment or a refund: sent at most once, never retried or paced, since it could move money twice. */
+			readonly sendsOnce: true;
+			/** What to check before sending it again when its outcome is unknown. */
+			readonly checkFirst: string;
+	  }
+	| {
+			readonly sendsOnce: false;
+			/** Whether the node offers Max Retries for it, so that advice may suggest raising it. */
+			readonly offersRetries: boolean;
+	  }
+);
+
+export const offersRetries = (endpoint: Endpoint): boolean => !endpoint.sendsOnce && endpoint.offersRetries;
 
 export interface GatewayCall {
 	endpoint: Endpoint;
@@ -45,11 +76,11 @@ export interface Gateway {
 	readonly checkoutPageUrl: string | undefined;
 	/** The decoded card encryption key; throws InvalidCredential when it is not 64 hexadecimal characters. */
 	cardKey(): Buffer;
+	/** What this gateway's calls are, unless a call names another (a refund's read of its payment). */
+	readonly endpoint: Endpoint;
 	/** Sends one call and returns the gateway's data without the envelope, or throws a NodeApiError. */
-	request(call: GatewayCall, settings: CallSettings): Promise<IDataObject>;
+	request(call: Call, settings: CallSettings): Promise<IDataObject>;
 }
 
-/** An order, a payment or a refund: sent once, since sending it again could move money twice. */
-export function isWrite(call: GatewayCall): boolean {
-	return call.method === 'POST';
-}
+/** A call as an operation makes it: of the gateway's own endpoint unless it names one. */
+export type Call = Omit<GatewayCall, 'endpoint'> & { endpoint?: Endpoint };

@@ -78,11 +78,14 @@ export function validateTimeout(field: string, value: unknown): number | undefin
 	return value;
 }
 
+/** The most retries a Max Retries field takes, in the node and the trigger alike. */
+export const MAX_RETRIES = 10;
+
 /** A count of retries, as the Max Retries fields offer it; undefined is `fallback`. */
 export function validateRetries(field: string, value: unknown, fallback: number): number {
 	if (value === undefined) return fallback;
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10) {
-		throw new InvalidInput(field, 'must be a whole number from 0 to 10');
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_RETRIES) {
+		throw new InvalidInput(field, `must be a whole number from 0 to ${MAX_RETRIES}`);
 	}
 	return value;
 }

@@ -1,42 +1,51 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
-import { toolDescriptionField } from '../toolMode';
+import { callSettings } from '../common';
 import { customerIdField, digitalCardIdField } from '../fields';
+import { defineOperation } from '../operation';
+import { toolDescriptionField } from '../toolMode';
 import { cardTarget } from './fields';
-
-const properties: INodeProperties[] = [
-	toolDescriptionField(
-		"Deletes one of a customer's stored cards. It moves no money but cannot be undone: the customer must store the card again to pay with it. Needs the customerId and the card's digitalCardId. Returns the customerId, the digitalCardId and deleted: true.",
-	),
-	{
-		displayName:
-			'Deleting a stored card cannot be undone: the customer must pay with the card again, with Secure Card on, to store it anew.',
-		name: 'deleteNotice',
-		type: 'notice',
-		default: '',
-	},
-	customerIdField,
-	digitalCardIdField,
-	...optionsCollection('repeatable'),
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['digitalCard'], operation: ['delete'] } },
-	properties,
-);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject> {
 	const { customerId, digitalCardId, path } = cardTarget(this, itemIndex, true);
-	const data = await gateway.request(
-		{ endpoint: 'deleteCard', method: 'DELETE', family: 'short', path },
-		callSettings(this, itemIndex),
-	);
+	const data = await gateway.request({ method: 'DELETE', family: 'short', path }, callSettings(this, itemIndex));
 	return {
 		customerId: typeof data.customerId === 'string' ? data.customerId : customerId,
 		digitalCardId: typeof data.digitalCardId === 'string' ? data.digitalCardId : digitalCardId,
 		deleted: true,
 	};
 }
+
+// Not sent once: a second attempt that finds the card gone after a lost answer is reported as such, not as a deletion.
+export const operation = defineOperation({
+	resource: 'digitalCard',
+	value: 'delete',
+	name: 'Delete',
+	description: "Remove a customer's stored card; this cannot be undone",
+	action: 'Delete a stored card',
+	sendsOnce: false,
+	properties: [
+		toolDescriptionField(
+			"Deletes one of a customer's stored cards. It moves no money but cannot be undone: the customer must store the card again to pay with it. Needs the customerId and the card's digitalCardId. Returns the customerId, the digitalCardId and deleted: true.",
+		),
+		{
+			displayName:
+				'Deleting a stored card cannot be undone: the customer must pay with the card again, with Secure Card on, to store it anew.',
+			name: 'deleteNotice',
+			type: 'notice',
+			default: '',
+		},
+		customerIdField,
+		digitalCardIdField,
+	],
+	advice: [
+		{
+			resCode: 404,
+			description: 'The card was not found: it was already deleted or belongs to another customer. Nothing was removed.',
+		},
+	],
+	execute,
+});
+
+export const description = operation.fields;

@@ -1,32 +1,36 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { callSettings, optionsCollection } from '../common';
+import { UNKNOWN_ID } from '../../transport/errors';
 import type { Gateway } from '../../transport/request';
-import { toolDescriptionField } from '../toolMode';
+import { callSettings } from '../common';
 import { customerIdField, digitalCardIdField } from '../fields';
+import { defineOperation } from '../operation';
+import { toolDescriptionField } from '../toolMode';
 import { cardTarget } from './fields';
-
-const properties: INodeProperties[] = [
-	toolDescriptionField(
-		"Reads one of a customer's stored cards; changes nothing and moves no money. Needs the customerId and the card's digitalCardId. Returns the card (network, cardType, panLastFour, status) with the customer's remainingLimit.",
-	),
-	customerIdField,
-	digitalCardIdField,
-	...optionsCollection('repeatable'),
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['digitalCard'], operation: ['get'] } },
-	properties,
-);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject> {
 	const { customerId, path } = cardTarget(this, itemIndex, true);
-	const data = await gateway.request(
-		{ endpoint: 'getCard', method: 'GET', family: 'short', path },
-		callSettings(this, itemIndex),
-	);
+	const data = await gateway.request({ method: 'GET', family: 'short', path }, callSettings(this, itemIndex));
 	const card = data.digitalCard !== null && typeof data.digitalCard === 'object' ? (data.digitalCard as IDataObject) : {};
 	return { ...card, customerId, remainingLimit: data.remainingLimit };
 }
+
+export const operation = defineOperation({
+	resource: 'digitalCard',
+	value: 'get',
+	name: 'Get',
+	description: 'Get one stored card of a customer',
+	action: 'Get a stored card',
+	sendsOnce: false,
+	properties: [
+		toolDescriptionField(
+			"Reads one of a customer's stored cards; changes nothing and moves no money. Needs the customerId and the card's digitalCardId. Returns the card (network, cardType, panLastFour, status) with the customer's remainingLimit.",
+		),
+		customerIdField,
+		digitalCardIdField,
+	],
+	advice: [UNKNOWN_ID],
+	execute,
+});
+
+export const description = operation.fields;

@@ -1,36 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import { callSettings, optionsCollection, itemOptions } from '../common';
+import { storedCards } from '../../shared/storedCards';
 import type { Gateway } from '../../transport/request';
-import { toolDescriptionField } from '../toolMode';
+import { callSettings, itemOptions } from '../common';
 import { customerIdField } from '../fields';
-import { cardTarget, storedCards } from './fields';
-
-const properties: INodeProperties[] = [
-	toolDescriptionField(
-		"Lists a customer's stored cards; changes nothing and moves no money. Needs the customerId. Returns one record per card (digitalCardId, network, cardType, panLastFour, status) with the customer's remainingLimit; no records when the customer has no stored card.",
-	),
-	{
-		...customerIdField,
-		hint: 'Each card comes with remainingLimit: how many more cards the gateway will store for this customer (0: delete one before storing another)',
-	},
-	...optionsCollection('repeatable', [
-		{
-			displayName: 'Output Summary When Empty',
-			name: 'outputSummaryWhenEmpty',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether a customer without stored cards gives one item with customerId, remainingLimit and cardCount 0, instead of no item',
-		},
-	]),
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['digitalCard'], operation: ['getMany'] } },
-	properties,
-);
+import { defineOperation } from '../operation';
+import { toolDescriptionField } from '../toolMode';
+import { cardTarget } from './fields';
 
 /** One item per stored card, each carrying the customer and the remaining tokenization limit. */
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject[]> {
@@ -57,3 +33,35 @@ export function hints(this: IExecuteFunctions, outputs: Array<IDataObject[] | un
 		},
 	];
 }
+
+export const operation = defineOperation({
+	resource: 'digitalCard',
+	value: 'getMany',
+	name: 'Get Many',
+	description: "List a customer's stored cards, one item per card",
+	action: 'Get many stored cards',
+	sendsOnce: false,
+	properties: [
+		toolDescriptionField(
+			"Lists a customer's stored cards; changes nothing and moves no money. Needs the customerId. Returns one record per card (digitalCardId, network, cardType, panLastFour, status) with the customer's remainingLimit; no records when the customer has no stored card.",
+		),
+		{
+			...customerIdField,
+			hint: 'Each card comes with remainingLimit: how many more cards the gateway will store for this customer (0: delete one before storing another)',
+		},
+	],
+	options: [
+		{
+			displayName: 'Output Summary When Empty',
+			name: 'outputSummaryWhenEmpty',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a customer without stored cards gives one item with customerId, remainingLimit and cardCount 0, instead of no item',
+		},
+	],
+	execute,
+	hints,
+});
+
+export const description = operation.fields;

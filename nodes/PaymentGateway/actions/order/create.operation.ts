@@ -1,27 +1,37 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
+import { callSettings } from '../common';
+import { defineOperation } from '../operation';
 import { toolDescriptionField } from '../toolMode';
-import { orderBody, orderFields } from './fields';
-
-const properties: INodeProperties[] = [
-	toolDescriptionField(
-		"Creates an order for a card payment. It moves no money: the order is paid afterwards by charging a card for it. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the order with its orderId.",
-	),
-	...orderFields(false),
-	...optionsCollection('sentOnce'),
-];
-
-/** A second one would make a second order, payment or refund. */
-export const sendsOnce = true;
-
-export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['create'] } }, properties);
+import { ORDER_CHECK_FIRST, orderBody, orderFields } from './fields';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	return await gateway.request(
-		{ endpoint: 'createOrder', method: 'POST', family: 'short', path: '/order', body: orderBody(this, itemIndex, false) },
+		{ method: 'POST', family: 'short', path: '/order', body: orderBody(this, itemIndex, false) },
 		callSettings(this, itemIndex),
 	);
 }
+
+export const operation = defineOperation({
+	resource: 'order',
+	value: 'create',
+	name: 'Create',
+	description: 'Create an order to pay with Transaction → Initiate',
+	action: 'Create an order',
+	sendsOnce: true,
+	checkFirst: ORDER_CHECK_FIRST,
+	properties: [
+		toolDescriptionField(
+			"Creates an order for a card payment. It moves no money: the order is paid afterwards by charging a card for it. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the order with its orderId.",
+		),
+		...orderFields(false),
+	],
+	advice: [
+		{ resCode: 401, message: /internal/i, description: 'The gateway had an internal error creating the order (it reports this as 401). Try again later.' },
+		{ resCode: 422, description: 'The gateway refused the UI mode of the order; it accepts only "checkout".' },
+	],
+	execute,
+});
+
+export const description = operation.fields;

@@ -1,27 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import { callSettings, optionsCollection } from '../common';
 import type { Gateway } from '../../transport/request';
 import { validateUrl } from '../../validation/input';
+import { callSettings } from '../common';
+import { defineOperation } from '../operation';
 import { toolDescriptionField } from '../toolMode';
-import { checkoutUrl, orderBody, orderFields } from './fields';
-
-const properties: INodeProperties[] = [
-	toolDescriptionField(
-		"Creates an order that the customer pays on the gateway's hosted checkout page. It moves no money: the customer decides on that page. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the orderId and, when the checkout page is set up, the checkoutUrl to give the customer.",
-	),
-	...orderFields(true),
-	...optionsCollection('sentOnce'),
-];
-
-/** A second one would make a second order, payment or refund. */
-export const sendsOnce = true;
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['createCheckout'] } },
-	properties,
-);
+import { checkoutUrl, ORDER_CHECK_FIRST, orderBody, orderFields } from './fields';
 
 const redirectUrlOf = (ctx: IExecuteFunctions, itemIndex: number) =>
 	(ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject).redirectUrl;
@@ -31,7 +15,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const returnTo = redirectUrl ? validateUrl('Redirect URL (additionalFields.redirectUrl)', redirectUrl) : undefined;
 	const order = await gateway.request(
 		{
-			endpoint: 'createCheckout',
 			method: 'POST',
 			family: 'long',
 			path: '/nac/api/v1/pg/orders/create-checkout',
@@ -73,3 +56,29 @@ export function hints(this: IExecuteFunctions, outputs: Array<IDataObject[] | un
 		},
 	];
 }
+
+export const operation = defineOperation({
+	resource: 'order',
+	value: 'createCheckout',
+	name: 'Create Checkout',
+	description: "Create an order for the gateway's hosted checkout page",
+	action: 'Create an order for the hosted checkout page',
+	sendsOnce: true,
+	checkFirst: ORDER_CHECK_FIRST,
+	properties: [
+		toolDescriptionField(
+			"Creates an order that the customer pays on the gateway's hosted checkout page. It moves no money: the customer decides on that page. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the orderId and, when the checkout page is set up, the checkoutUrl to give the customer.",
+		),
+		...orderFields(true),
+	],
+	advice: [
+		{
+			resCode: 400,
+			description: 'The gateway could not create the order. Check the amount, currency, customer fields and redirect type.',
+		},
+	],
+	execute,
+	hints,
+});
+
+export const description = operation.fields;

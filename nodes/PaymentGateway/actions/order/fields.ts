@@ -11,6 +11,10 @@ import {
 } from '../../validation/input';
 import { amountFields, versionedFrom } from '../versions';
 
+/** What to check before creating an order again whose outcome is unknown, either way of creating it. */
+export const ORDER_CHECK_FIRST =
+	'The gateway may have created the order without answering. Before creating it again, check the status of any order already made for this purchase (Status → Get by Order ID), so that it is not paid twice.';
+
 /** Fields shared by both ways of creating an order; `checkout` adds what only the long-path endpoint takes. */
 export function orderFields(checkout: boolean): INodeProperties[] {
 	const fields: INodeProperties[] = [

@@ -1,25 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import { callSettings, optionsCollection } from '../common';
+import { UNKNOWN_ID } from '../../transport/errors';
 import type { Gateway } from '../../transport/request';
+import { callSettings } from '../common';
 import { orderIdField } from '../fields';
+import { defineOperation } from '../operation';
 import { toolDescriptionField } from '../toolMode';
 import { fetchOrderStatus } from './orderStatus';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
-
-const properties: INodeProperties[] = [
-	toolDescriptionField(
-		'Reads the payment status of an order; changes nothing and moves no money. Needs the orderId the order was created with. Returns the status (success, failure or pending; an order nobody has paid yet reads failure with "Transaction not initiated"), the amount, the paymentId and the time.',
-	),
-	orderIdField,
-	...optionsCollection('repeatable', [simplifyOption]),
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['status'], operation: ['getByOrderId'] } },
-	properties,
-);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const record = await fetchOrderStatus(gateway, this.getNodeParameter('orderId', itemIndex), callSettings(this, itemIndex));
@@ -44,3 +32,24 @@ export function hints(this: IExecuteFunctions, outputs: Array<IDataObject[] | un
 		},
 	];
 }
+
+export const operation = defineOperation({
+	resource: 'status',
+	value: 'getByOrderId',
+	name: 'Get by Order ID',
+	description: 'Get the payment status of an order: pending, success or failure',
+	action: 'Get the payment status of an order',
+	sendsOnce: false,
+	properties: [
+		toolDescriptionField(
+			'Reads the payment status of an order; changes nothing and moves no money. Needs the orderId the order was created with. Returns the status (success, failure or pending; an order nobody has paid yet reads failure with "Transaction not initiated"), the amount, the paymentId and the time.',
+		),
+		orderIdField,
+	],
+	options: [simplifyOption],
+	advice: [UNKNOWN_ID],
+	execute,
+	hints,
+});
+
+export const description = operation.fields;

@@ -14,7 +14,6 @@ export async function fetchOrderStatus(gateway: Gateway, orderIdValue: unknown, 
 	const orderId = requireUrlText('Order ID (orderId)', orderIdValue);
 	const answer = await gateway.request(
 		{
-			endpoint: 'statusByOrderId',
 			method: 'GET',
 			family: 'long',
 			path: '/nac/api/v1/pg/orders/check-status',

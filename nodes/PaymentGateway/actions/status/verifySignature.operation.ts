@@ -1,15 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
+import { claimsSetAside, confirmedItem, confirmPayment, withoutNodeValues } from '../../shared/confirm';
 import { isAuthenticSignature } from '../../transport/crypto';
+import { UNKNOWN_ID } from '../../transport/errors';
 import type { Gateway } from '../../transport/request';
 import { InvalidCredential } from '../../validation/credential';
 import { requireText } from '../../validation/input';
 import { callSettings } from '../common';
 import { orderIdField, paymentIdField } from '../fields';
+import { defineOperation } from '../operation';
 import { outsideToolMode, toolDescriptionField } from '../toolMode';
 import { confirmsWithGateway, versionedFrom } from '../versions';
-import { claimsSetAside, confirmedItem, confirmPayment, withoutNodeValues } from './confirm';
 
 const confirmWithGatewayField: INodeProperties = {
 	displayName: 'Confirm With Gateway',
@@ -48,11 +49,6 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['status'], operation: ['verifySignature'] } },
-	properties,
-);
-
 /**
  * The incoming item with `signatureValid`; a missing or wrong signature is data, not an error. Confirming, a valid
  * signature's payment is read from the gateway (nothing is sent for an invalid one) and the item holds the gateway's
@@ -76,3 +72,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	if (!confirmation.verified) item.confirmationError = { ...confirmation.failure };
 	return item;
 }
+
+export const operation = defineOperation({
+	resource: 'status',
+	value: 'verifySignature',
+	name: 'Verify Signature',
+	description: "Check a notification's or status record's signature, without sending anything",
+	action: 'Verify a payment signature',
+	sendsOnce: false,
+	properties,
+	// Its one request is the confirmation's read, with the defaults of the reads.
+	options: false,
+	advice: [UNKNOWN_ID],
+	execute,
+});
+
+export const description = operation.fields;

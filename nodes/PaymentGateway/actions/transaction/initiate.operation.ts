@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { callSettings, optionsCollection } from '../common';
+import { callSettings } from '../common';
+import { defineOperation } from '../operation';
 import { encryptCardDetails } from '../../transport/crypto';
 import type { Gateway } from '../../transport/request';
 import {
@@ -123,7 +123,8 @@ const properties: INodeProperties[] = [
 		displayOptions: cardMode,
 		description: 'Year printed on the card, 2 or 4 digits',
 	},
-	{ ...digitalCardIdField, displayOptions: tokenMode },
+	// By ID first: here there is no Customer ID whose cards a list could show.
+	{ ...digitalCardIdField, default: { mode: 'id', value: '' }, displayOptions: tokenMode },
 	{
 		displayName: 'CVV',
 		name: 'cardCVV',
@@ -182,16 +183,7 @@ const properties: INodeProperties[] = [
 		displayOptions: inToolMode,
 	},
 	...toolLimitFields('payment'),
-	...optionsCollection('sentOnce'),
 ];
-
-/** A second one would make a second order, payment or refund. */
-export const sendsOnce = true;
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['initiate'] } },
-	properties,
-);
 
 /** The gateway's two flags; the combination with both true is not offered because the gateway refuses it. */
 const AUTHENTICATION_FLAGS: Record<string, { skipCVVandOTP: boolean; skipCVVOnlyFlag: boolean }> = {
@@ -272,7 +264,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		apiType: 'hosted',
 	};
 	const send = async () =>
-		await gateway.request({ endpoint: 'initiate', method: 'POST', family: 'short', path: '/transaction/initiate', body }, settings);
+		await gateway.request({ method: 'POST', family: 'short', path: '/transaction/initiate', body }, settings);
 	if (!tool) return await send();
 	// Held and sent with no await between: calls the agent makes at once see each other's amounts.
 	const payment = await holdBudget(this, tool.limits, tool.amount).send(send);
@@ -280,3 +272,62 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const left = leftToday(this, tool.limits);
 	return left ? { ...payment, toolBudgetLeftToday: left } : payment;
 }
+
+const CHECK_FIRST = 'Check the order with Status → Get by Order ID before initiating again, so that the customer is not charged twice.';
+
+export const operation = defineOperation({
+	resource: 'transaction',
+	value: 'initiate',
+	name: 'Initiate',
+	description: 'Start paying an order with a new card or a stored card',
+	action: 'Charge a card for an order',
+	sendsOnce: true,
+	checkFirst: CHECK_FIRST,
+	properties,
+	advice: [
+		{
+			resCode: 422,
+			message: /limit/i,
+			description:
+				'This customer has no room left for another stored card. Delete one with Digital Card → Delete, or pay without Secure Card.',
+		},
+		{
+			resCode: 422,
+			description:
+				"The gateway's fraud rules refused this payment. Do not retry it with the same details; ask the customer for another payment method.",
+		},
+		{
+			resCode: 404,
+			message: /another card/i,
+			description: 'No payment route exists for this card. Ask the customer to pay with another card.',
+		},
+		{
+			resCode: 404,
+			message: /alternative/i,
+			description: 'No payment route exists for this card. Offer the customer another payment method.',
+		},
+		{
+			resCode: 404,
+			message: /merchant/i,
+			description: "No payment route is set up for this merchant account. Contact the gateway's support.",
+		},
+		{
+			resCode: 404,
+			description:
+				'The gateway does not know this order. Check that the Order ID comes from Order → Create with the same credential.',
+		},
+		{
+			resCode: 409,
+			message: /in progress/i,
+			description: `A transaction for this order is already in progress. ${CHECK_FIRST}`,
+		},
+		{
+			resCode: 409,
+			description: "This merchant account may not take sales transactions. Contact the gateway's support.",
+		},
+		{ resCode: 500, description: `The gateway had an internal error. ${CHECK_FIRST}` },
+	],
+	execute,
+});
+
+export const description = operation.fields;

@@ -1,10 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { callSettings, optionsCollection } from '../common';
-import type { CallSettings, Gateway } from '../../transport/request';
-import { InvalidInput, pathSegment, requireText, validateAmount } from '../../validation/input';
+import { fetchPaymentStatus } from '../../shared/paymentStatus';
+import { UNKNOWN_ID } from '../../transport/errors';
+import type { CallSettings, Endpoint, Gateway } from '../../transport/request';
+import { InvalidInput, requireText, validateAmount } from '../../validation/input';
+import { callSettings } from '../common';
 import { paymentIdField } from '../fields';
+import { defineOperation } from '../operation';
 import { holdBudget, leftToday, refuseWhenSpent } from '../toolBudget';
 import type { BudgetHold } from '../toolBudget';
 import { assertLimitCurrency, assertWithinLimit, toolDescriptionField, toolLimitFields, toolLimits } from '../toolMode';
@@ -60,16 +63,7 @@ const properties: INodeProperties[] = [
 		{ hint: 'For everything, choose Refund: The Whole Payment.' },
 	),
 	...toolLimitFields('refund'),
-	...optionsCollection('sentOnce'),
 ];
-
-/** A second one would make a second order, payment or refund. */
-export const sendsOnce = true;
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['refund'] } },
-	properties,
-);
 
 /** One public source spells two fields of the refund record wrongly; users get the right names either way. */
 const MISSPELT: Record<string, string> = { compltedAt: 'completedAt', signarture: 'signature' };
@@ -83,17 +77,20 @@ function withFieldNamesFixed(record: IDataObject): IDataObject {
 	return fixed;
 }
 
+/** Reading the payment before its refund: a read, named as the refund's step, that offers no Max Retries of its own. */
+const reading = (refund: Endpoint): Endpoint => ({
+	label: `${refund.label} (reading the payment)`,
+	sendsOnce: false,
+	offersRetries: false,
+	advice: [
+		UNKNOWN_ID,
+		{ resCode: 500, description: 'The gateway had a temporary error while the payment was read. No refund was sent: run again later.' },
+	],
+});
+
 /** The payment as the gateway holds it: its status, amount and currency. */
 async function readPayment(gateway: Gateway, paymentId: string, settings: CallSettings): Promise<IDataObject> {
-	return await gateway.request(
-		{
-			endpoint: 'refundRead',
-			method: 'GET',
-			family: 'short',
-			path: `/transaction/status/${pathSegment('Payment ID (paymentId)', paymentId)}`,
-		},
-		settings,
-	);
+	return await fetchPaymentStatus(gateway, paymentId, settings, reading(gateway.endpoint));
 }
 
 /**
@@ -144,10 +141,45 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const body: IDataObject = { paymentId, amount };
 	const refund = await hold.send(
 		async () =>
-			await gateway.request({ endpoint: 'refund', method: 'POST', family: 'short', path: '/transaction/refund', body }, settings),
+			await gateway.request({ method: 'POST', family: 'short', path: '/transaction/refund', body }, settings),
 	);
 	const record = withFieldNamesFixed(refund);
 	// As a tool with a daily budget, the answer says what is left of it (the agent and the person in the chat read it).
 	const left = leftToday(this, limits);
 	return left ? { ...record, toolBudgetLeftToday: left } : record;
 }
+
+const CHECK_FIRST = 'Check the payment with Status → Get by Payment ID before refunding again, so that the customer is not refunded twice.';
+
+export const operation = defineOperation({
+	resource: 'transaction',
+	value: 'refund',
+	name: 'Refund',
+	description: 'Give back all or part of a successful payment',
+	action: 'Refund a payment',
+	sendsOnce: true,
+	checkFirst: CHECK_FIRST,
+	properties,
+	advice: [
+		{ resCode: 500, description: `The gateway had an internal error. ${CHECK_FIRST}` },
+		{
+			resCode: 400,
+			message: /exceed/i,
+			description:
+				'The amount is more than is left to refund on this payment: earlier refunds count against it. Check the payment with Status → Get by Payment ID.',
+		},
+		{
+			resCode: 400,
+			message: /success/i,
+			description:
+				'Only a successful payment can be refunded. Check the payment with Status → Get by Payment ID; a pending payment must complete first.',
+		},
+		{
+			resCode: 404,
+			description: 'The gateway does not know this payment. Check that the Payment ID comes from this credential’s merchant account.',
+		},
+	],
+	execute,
+});
+
+export const description = operation.fields;

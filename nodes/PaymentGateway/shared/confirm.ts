@@ -1,7 +1,7 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
-import { anyText, scalarText } from '../../helpers/text';
-import type { CallSettings, Gateway } from '../../transport/request';
+import { anyText, scalarText } from '../helpers/text';
+import type { CallSettings, Gateway } from '../transport/request';
 import { fetchPaymentStatus } from './paymentStatus';
 
 // A notification's or status record's signature is HMAC(client secret, `orderId|paymentId`) and nothing else, and the
