@@ -39,9 +39,12 @@ function answer(ctx: IWebhookFunctions, statusCode: number, body: IDataObject): 
 const RECHECK_RETRIES = 3;
 const RECHECK_MAX_TOTAL_WAIT_MS = 30_000;
 
-/** The re-check as its failures name it: a read, retried as the trigger's Max Retries says. */
+/**
+ * The re-check as its failures name it: the read Status → Get by Payment ID makes, so that a person finds it in the
+ * node; retried as the trigger's own Max Retries says.
+ */
 const RECHECK: Endpoint = {
-	label: 'Payment Gateway Trigger (re-checking the payment)',
+	label: 'Status → Get by Payment ID',
 	sendsOnce: false,
 	offersRetries: true,
 	advice: [UNKNOWN_ID],

@@ -99,7 +99,7 @@ describe('door 1: a redirect is never followed', () => {
 		sandbox.injectFault({ match: '/transaction/status/', kind: 'redirect', status: 302, location: `${elsewhere.url}/status`, count: 10 });
 		const result = await runNode(sandbox, { resource: 'status', operation: 'verifySignature' }, [record as unknown as IDataObject], newest());
 		expect(elsewhere.requests).toEqual([]);
-		expect(result.error?.message).toMatch(/^Status → Get by Payment ID: the gateway answered with a redirect \(HTTP 302\)/);
+		expect(result.error?.message).toMatch(/^Status → Verify Signature: the gateway answered with a redirect \(HTTP 302\)/);
 		expect(result.items).toEqual([]);
 	});
 

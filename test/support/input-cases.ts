@@ -208,7 +208,8 @@ function optionCases(operation: string, read: boolean): FieldCase[] {
 		'options.maxRetries',
 		fc.oneof(fc.integer({ min: -3, max: 12 }), fc.double({ noNaN: false }), fc.constantFrom('2', '', undefined), notText),
 		(value) =>
-			value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 0)
+			// 0 to 10, as the field offers it (and as the trigger's Max Retries takes it).
+			value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 10)
 				? { sent: undefined }
 				: rules.refused('Max Retries (options.maxRetries)'),
 		() => undefined,
