@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { StatusRecord } from '../support/fixtures';
 import { runNode } from '../support/fixtures';

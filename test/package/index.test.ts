@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 // The package as code requires it: index.js and package.json next to a fresh
 // build of the sources (a temporary dist/, so the repository's own dist/ is
 // neither needed nor touched). Each require runs in a plain node process, with

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import * as http from 'node:http';
 import { call, checkout, checkStatus, customer, expectFailure, orderBody, sign, useSandbox } from './support';
 

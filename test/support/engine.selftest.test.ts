@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/node-connection-type-literal, @n8n/community-nodes/node-usable-as-tool, @n8n/community-nodes/require-node-api-error -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeApiError } from 'n8n-workflow';

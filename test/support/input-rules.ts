@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import { createDecipheriv } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error, @typescript-eslint/no-unused-vars -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, IRun } from 'n8n-workflow';
 
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/node-connection-type-literal, @n8n/community-nodes/node-usable-as-tool -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type {
 	IDataObject,
 	IExecuteFunctions,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 // `npm run agent:standin` as the README tells a user to run it: the stand-in model on its port (AGENT_STANDIN_PORT
 // here, a free one), answering n8n's OpenAI Chat Model node with a tool call for the two sentences it reads, its list of
 // them for anything else, and ending with exit code 0 on SIGTERM. Run with node directly: `npm run` adds only `exec`.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 // n8n's own verdict on n8n Cloud eligibility: `n8n-node cloud-support` reports it from package.json's
 // `n8n.strict` and from eslint.config.mjs being n8n's default one-liner. It always exits 0 and does
 // not lint; `npm run lint` is the other half.

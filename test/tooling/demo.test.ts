@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 // `npm run demo` as a newcomer runs it, each story in its own node process. The demo is run against a fresh build of
 // the sources in a temporary folder (scripts/demo.js copied next to it, the rest of the repository linked), so that
 // neither a stale nor a missing dist/ decides the outcome and the repository's own dist/ is not touched.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 // Every link from one of the project's documents to a section (`file.md#section`, or `#section` within the same file)
 // names a section that file has, as GitHub makes the anchors from its headings; and every file it names exists.
 import fs from 'node:fs';

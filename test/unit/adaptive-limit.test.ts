@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, prefer-const -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { PaceOutcome, Ticket } from '../../nodes/PaymentGateway/transport/adaptiveLimit';
 import { AdaptiveLimit, INITIAL_LIMIT, Pace } from '../../nodes/PaymentGateway/transport/adaptiveLimit';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { Confirmation } from '../../nodes/PaymentGateway/shared/confirm';
 import { gapAfter, MAX_HOLD_MS, Rechecks } from '../../nodes/PaymentGatewayTrigger/rechecks';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import { holdsCardNumber, isCardKey, redactorFor, WITHHELD } from '../../nodes/PaymentGateway/transport/redact';
 
 // The one redaction funnel, as a pure function: what it cuts and what it must leave alone. The encodings are made here
