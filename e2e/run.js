@@ -7,7 +7,7 @@
 // (.e2e/user-folder) stays for inspection.
 //
 //   node e2e/run.js [name ...]                   only these workflows (and `retry`: the retry checks)
-//   E2E_SKIP_INSTALL=1 E2E_SKIP_BUILD=1          reuse the n8n install and dist/; E2E_N8N_TIMEOUT_MS per n8n command
+//   E2E_SKIP_INSTALL=1 E2E_SKIP_BUILD=1          reuse the n8n install and dist/
 //   E2E_WORKFLOWS_FROM=e2e/saved-0.1/workflows   the workflows as 0.1 saved them (npm run e2e:saved)
 //
 // It also retries a failed refund execution the way the editor's "Retry" does (e2e/retry/), when run in full or
