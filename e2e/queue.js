@@ -18,11 +18,10 @@ const path = require('node:path');
 const { test } = require('node:test');
 
 const { SANDBOX_CREDENTIAL, searchLeaks, setUp, startN8n, story } = require('./lib/check');
-const { call, cardPayment, DECLINED_CARD, inPool, unpaidOrder } = require('./lib/gateway');
+const { call, cardPayment, DECLINED_CARD, inPool, notificationOf, postAtOnce, settledPayment, unpaidOrder } = require('./lib/gateway');
 const { paths, requireFromN8n } = require('./lib/package');
 const queue = require('./lib/queue');
 const { seconds, sleep } = require('./lib/processes');
-const { notificationOf, postAtOnce, settledPayment } = require('./lib/notifications');
 const { nodeItems, post } = require('./lib/rest');
 const { whereRan } = require('./queue/where-ran');
 const { connectClient, PATH: MCP_PATH, resultText, TRIGGER: MCP_TRIGGER, toolName, workflow: mcpWorkflow } = require('./mcp/workflow');

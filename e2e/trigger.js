@@ -11,8 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { has, leakTest, setUp, startN8n, story } = require('./lib/check');
-const { DECLINED_CARD, cardPayment, inPool, notified, unpaidOrder } = require('./lib/gateway');
-const { notificationOf, postAtOnce, settledPayment } = require('./lib/notifications');
+const { DECLINED_CARD, cardPayment, inPool, notificationOf, notified, postAtOnce, settledPayment, unpaidOrder } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { nodeItems, post } = require('./lib/rest');
 

@@ -106,13 +106,12 @@ function launch(command, args, { cwd, env = process.env, logFile, onLine, inheri
  */
 async function run(command, args, { timeoutMs = 0, ...options } = {}) {
 	const child = launch(command, args, options);
-	let timedOut = false;
-	const timer = timeoutMs > 0 && setTimeout(() => (timedOut = true) && child.stop(5000), timeoutMs);
+	const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+	timeout?.addEventListener('abort', () => child.stop(5000));
 	const { code, signal, error } = await child.exited;
-	clearTimeout(timer);
 	const { stdout, stderr } = child.output();
-	const note = error ? `\n${error.message}` : timedOut ? `\n(stopped after ${timeoutMs / 1000} s)` : '';
-	return { code: timedOut ? 124 : (code ?? 128), signal, stdout, stderr: stderr + note };
+	const note = error ? `\n${error.message}` : timeout?.aborted ? `\n(stopped after ${timeoutMs / 1000} s)` : '';
+	return { code: timeout?.aborted ? 124 : (code ?? 128), signal, stdout, stderr: stderr + note };
 }
 
 /** `run`, but a non-zero exit throws with the end of the output; logs `what` with the time taken. */
