@@ -20,6 +20,7 @@ const { test } = require('node:test');
 const { approvalRequest, clickButton, openChatSocket, sendMessage } = require('./agent/chat');
 const { startModel } = require('./agent/model');
 const { modelRequestTexts, TOOL_CALL_ARGUMENTS } = require('./agent/stored');
+const { toolName } = require('./mcp/workflow');
 const { sandboxSecrets, searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLES_DIR, unknownTypes } = require('./lib/examples');
 const { cardPayment, gatewayRequest, paidPayment, unpaidOrder } = require('./lib/gateway');
@@ -41,8 +42,6 @@ const REFUND_PATH = '/transaction/refund';
 /** Refund Payment's Maximum Amount per Call in examples/support-agent.json. */
 const LIMIT = 25;
 const FINAL = (message) => message.startsWith('The tool answered:');
-/** The name n8n gives a tool node's tool: its node name with everything but letters, digits, - and _ as _. */
-const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 
 const s = { urls: {}, refused: [], stored: [] };
 const { step, check, log } = story('agent');

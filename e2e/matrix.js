@@ -3,8 +3,8 @@
 // The compatibility matrix: the same real-n8n checks on each n8n version the package claims. `npm run e2e:matrix`.
 //
 //   node e2e/matrix.js [version ...]     only these versions (default: e2e/n8n/ and every e2e/n8n-versions/<version>)
-//   E2E_MATRIX_CHECKS=e2e,e2e:trigger     other checks (default: e2e, e2e:trigger, e2e:examples, e2e:agent)
-//   node e2e/matrix.js --report           the table again from .e2e/matrix/ (results.json and the logs), running nothing
+//   --checks=e2e,e2e:trigger              other checks (default: e2e, e2e:trigger, e2e:examples, e2e:agent)
+//   --report                              the table again from .e2e/matrix/ (results.json and the logs), running nothing
 //
 // For each version: installs it (e2e/install-n8n.sh with E2E_N8N_VERSION), runs each check as `npm run <check>` with
 // E2E_N8N_VERSION set, keeps each log in .e2e/matrix/, and reads node:test's closing counts ("# pass N",
@@ -13,18 +13,19 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 
 const { DEFAULT_N8N_VERSION: DEFAULT_VERSION, n8nInstallOf } = require('./lib/package');
 const { mustRun, run } = require('./lib/processes');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, '.e2e', 'matrix');
-const CHECKS = (process.env.E2E_MATRIX_CHECKS || 'e2e,e2e:trigger,e2e:examples,e2e:agent').split(',');
-
-const byVersion = (a, b) => a.localeCompare(b, 'en', { numeric: true });
-const versions = process.argv.slice(2).filter((arg) => arg !== '--report').length
-	? process.argv.slice(2)
-	: [DEFAULT_VERSION, ...fs.readdirSync(path.join(__dirname, 'n8n-versions'))].sort(byVersion);
+const { values: options, positionals } = parseArgs({
+	allowPositionals: true,
+	options: { report: { type: 'boolean' }, checks: { type: 'string', default: 'e2e,e2e:trigger,e2e:examples,e2e:agent' } },
+});
+const CHECKS = options.checks.split(',');
+const versions = positionals.length ? positionals : [DEFAULT_VERSION, ...fs.readdirSync(path.join(__dirname, 'n8n-versions'))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 
 /** node:test's closing counts in a check's output (summed over its scripts), or null when it printed none (it was stopped). */
 function closingCounts(output) {
@@ -41,16 +42,13 @@ function missingForAgent(n8nDir) {
 	const known = new Set();
 	for (const pkg of ['n8n-nodes-base', '@n8n/n8n-nodes-langchain']) {
 		const types = require(path.join(n8nDir, 'node_modules', pkg, 'dist', 'types', 'nodes.json'));
-		const prefix = pkg === 'n8n-nodes-base' ? 'n8n-nodes-base' : '@n8n/n8n-nodes-langchain';
-		for (const type of types) for (const version of [type.version].flat()) known.add(`${prefix}.${type.name}@${version}`);
+		for (const type of types) for (const version of [type.version].flat()) known.add(`${pkg}.${type.name}@${version}`);
 	}
 	const example = require('../examples/support-agent.json');
 	const used = example.nodes.filter((node) => !node.type.startsWith('n8n-nodes-payment-gateway.'));
 	// n8n derives a node's tool variants (`…Tool`, the human review's `…HitlTool`) from the node at start-up.
 	const base = (type) => type.replace(/(HitlTool|Tool)$/, '');
-	const missing = used.filter(
-		(node) => !known.has(`${node.type}@${node.typeVersion}`) && !known.has(`${base(node.type)}@${node.typeVersion}`),
-	);
+	const missing = used.filter((node) => !known.has(`${node.type}@${node.typeVersion}`) && !known.has(`${base(node.type)}@${node.typeVersion}`));
 	return [...new Set(missing.map((node) => `${node.type}@${node.typeVersion}`))];
 }
 
@@ -125,4 +123,4 @@ async function main() {
 }
 
 // A failure ends the process as an unhandled rejection: its stack printed, exit code 1.
-(process.argv[2] === '--report' ? Promise.resolve(report()) : main()).then((code) => process.exit(code));
+(options.report ? Promise.resolve(report()) : main()).then((code) => process.exit(code));

@@ -12,16 +12,13 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
-
 const { decryptCardDetails } = require('../sandbox/checks');
-const { CREDENTIAL, PATH, TRIGGER, toolName, workflow } = require('./mcp/workflow');
+const { connectClient, CREDENTIAL, PATH, resultText, TRIGGER, toolName, workflow } = require('./mcp/workflow');
 const { mcpArgumentsRule, placesOf } = require('./mcp/stored');
 const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { cardPayment, paidPayment, unpaidOrder } = require('./lib/gateway');
 const { paths } = require('./lib/package');
-const { onCleanUp, parseJson, sleep } = require('./lib/processes');
+const { onCleanUp, parseJson } = require('./lib/processes');
 const { RestSession } = require('./lib/rest');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'mcp', 'user');
@@ -38,7 +35,7 @@ async function call(nodeName, args) {
 	const before = s.sandbox.requests.length;
 	s.calls++;
 	const result = await s.client.callTool({ name: toolName(nodeName), arguments: args });
-	const text = result.content?.map((part) => part.text ?? '').join('') ?? '';
+	const text = resultText(result);
 	return { isError: result.isError === true, text, json: parseJson(text), sent: s.sandbox.requests.slice(before) };
 }
 
@@ -177,21 +174,11 @@ check('(i) n8n keeps the client\'s arguments of a call in three places of its ex
 	assert.ok(executions.every((execution) => execution.status === 'success'), 'every one "success", also those refused');
 });
 
-/** Connects the SDK client to the MCP endpoint, retrying while n8n registers it. */
+/** The SDK client connected to the MCP endpoint, closed at clean-up. */
 async function connect() {
-	let lastError;
-	for (let attempt = 0; attempt < 60; attempt++) {
-		const client = new Client({ name: 'payment-gateway-mcp-check', version: '1.0.0' });
-		try {
-			await client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
-			onCleanUp(() => client.close());
-			return client;
-		} catch (error) {
-			lastError = error;
-			await sleep(500);
-		}
-	}
-	throw new Error(`the MCP endpoint ${s.url} answers: ${lastError?.message}`);
+	const client = await connectClient(s.url, 'payment-gateway-mcp-check');
+	onCleanUp(() => client.close());
+	return client;
 }
 
 const refundsOf = (result) => result.sent.filter((request) => request.apiPath === REFUND_PATH).length;

@@ -18,14 +18,13 @@ const path = require('node:path');
 const { test } = require('node:test');
 
 const { SANDBOX_CREDENTIAL, searchLeaks, setUp, startN8n, story } = require('./lib/check');
-const { call, cardPayment, DECLINED_CARD, inPool, unpaidOrder } = require('./lib/gateway');
+const { call, cardPayment, DECLINED_CARD, inPool, notificationOf, postAtOnce, settledPayment, unpaidOrder } = require('./lib/gateway');
 const { paths, requireFromN8n } = require('./lib/package');
 const queue = require('./lib/queue');
 const { seconds, sleep } = require('./lib/processes');
-const { notificationOf, postAtOnce, settledPayment } = require('./lib/notifications');
 const { nodeItems, post } = require('./lib/rest');
 const { whereRan } = require('./queue/where-ran');
-const { PATH: MCP_PATH, TRIGGER: MCP_TRIGGER, toolName, workflow: mcpWorkflow } = require('./mcp/workflow');
+const { connectClient, PATH: MCP_PATH, resultText, TRIGGER: MCP_TRIGGER, toolName, workflow: mcpWorkflow } = require('./mcp/workflow');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'queue', 'user');
 const ORDERS = 300;
@@ -271,23 +270,10 @@ function mcpDayWorkflow() {
 }
 
 check('5. the MCP Server Trigger through the webhook processor, a refund tool with Maximum Total per Day 30 (10 a call): 12 calls, 4 at a time, on two workers', async () => {
-	const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-	const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 	const workflow = mcpDayWorkflow();
 	const { id } = await s.session.createWorkflow(workflow);
 	await s.session.activateWorkflow(id);
-	const url = new URL(`/mcp/${MCP_PATH}`, s.server.webhookUrl('x')).toString();
-	let client;
-	for (let attempt = 0; attempt < 60 && !client; attempt++) {
-		const candidate = new Client({ name: 'payment-gateway-queue-check', version: '1.0.0' });
-		try {
-			await candidate.connect(new StreamableHTTPClientTransport(new URL(url)));
-			client = candidate;
-		} catch {
-			await sleep(500);
-		}
-	}
-	assert.ok(client, `the MCP endpoint ${url} answers`);
+	const client = await connectClient(new URL(`/mcp/${MCP_PATH}`, s.server.webhookUrl('x')), 'payment-gateway-queue-check');
 	try {
 		const orderId = await unpaidOrder(s.sandbox, { amount: 500, receiptId: 'QUEUE-DAY-1', customer: CUSTOMER });
 		const { paymentId } = await cardPayment(s.sandbox, orderId, { holder: CUSTOMER.name });
@@ -295,7 +281,7 @@ check('5. the MCP Server Trigger through the webhook processor, a refund tool wi
 		const texts = [];
 		for (let round = 0; round < 3; round++) {
 			const results = await Promise.all(Array.from({ length: 4 }, () => client.callTool({ name: toolName('Refund With Day 30'), arguments: { paymentId, amount: 10 } })));
-			texts.push(...results.map((result) => result.content?.map((part) => part.text ?? '').join('') ?? ''));
+			texts.push(...results.map(resultText));
 		}
 		const refunds = s.sandbox.requests.filter((request) => request.apiPath === '/transaction/refund' && String(request.body).includes(paymentId));
 		const executions = await s.session.finishedExecutions(id, 12, { timeoutMs: 120_000, seen });

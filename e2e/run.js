@@ -7,7 +7,7 @@
 // (.e2e/user-folder) stays for inspection.
 //
 //   node e2e/run.js [name ...]                   only these workflows (and `retry`: the retry checks)
-//   E2E_SKIP_INSTALL=1 E2E_SKIP_BUILD=1          reuse the n8n install and dist/; E2E_N8N_TIMEOUT_MS per n8n command
+//   E2E_SKIP_INSTALL=1 E2E_SKIP_BUILD=1          reuse the n8n install and dist/
 //   E2E_WORKFLOWS_FROM=e2e/saved-0.1/workflows   the workflows as 0.1 saved them (npm run e2e:saved)
 //
 // It also retries a failed refund execution the way the editor's "Retry" does (e2e/retry/), when run in full or
@@ -17,10 +17,9 @@ const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { test } = require('node:test');
 
 const checks = require('./check');
-const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { leakTest, setUp, startN8n, story } = require('./lib/check');
 const { paidPayment, storedCards } = require('./lib/gateway');
 const { TEST_CARD_NUMBERS } = require('./lib/leaks');
 const { paths, PACKAGE_NAME } = require('./lib/package');
@@ -201,7 +200,4 @@ if (retryChecks) {
 	}
 }
 
-test('leaks: secrets and card data in what n8n stored (database, logs, files in .n8n)', async (t) => {
-	if (!state.n8n) return t.skip('n8n did not run');
-	await searchLeaks(state.n8n, state.sandbox, { workflows: state.stored });
-});
+leakTest(state, () => ({ workflows: state.stored }));

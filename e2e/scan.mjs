@@ -1,7 +1,7 @@
 // n8n's community-package scan, offline: `npm run scan`. The scanner's CLI downloads the published package and the
 // source its npm provenance points at; its exported `analyzePackage(dir, patterns)` lints a local folder with exactly
 // the scan's rules. So: the scanner as e2e/scanner/package-lock.json pins it (in .e2e/scanner/), the source scanned
-// with its SOURCE_FILE_PATTERNS, then the package built and packed as the end-to-end checks do (SCAN_SKIP_BUILD=1
+// with its SOURCE_FILE_PATTERNS, then the package built and packed as the end-to-end checks do (E2E_SKIP_BUILD=1
 // skips the build), the tarball's files checked, and the extracted tarball scanned as the scan reads a package
 // (index.js linted too). Every error and warning is printed.
 
@@ -85,7 +85,7 @@ step('the scanner installed as e2e/scanner pins it, with a TypeScript its parser
 check('the source (package.json, nodes/, credentials/) passes the scan', () => assertScanPasses(ROOT, s.scanner.SOURCE_FILE_PATTERNS));
 
 step('built and packed (npm pack), the tarball extracted', async () => {
-	s.packed = await buildAndPack(s.work, { build: process.env.SCAN_SKIP_BUILD !== '1', log });
+	s.packed = await buildAndPack(s.work, { log });
 	s.extracted = path.join(s.work, 'package');
 	fs.mkdirSync(s.extracted);
 	await mustRun(`extracted ${s.packed.filename}`, 'tar', ['-xzf', s.packed.tarball, '-C', s.extracted, '--strip-components=1'], { log });

@@ -81,4 +81,4 @@ function modelRequestTexts(requests) {
 	return { texts, echoed };
 }
 
-module.exports = { withoutToolCallArguments, TOOL_CALL_ARGUMENTS, modelRequestTexts };
+module.exports = { TOOL_CALL_ARGUMENTS, modelRequestTexts };

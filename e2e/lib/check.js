@@ -84,4 +84,8 @@ async function searchLeaks(n8n, sandbox, { workflows = [], cards = [], clients =
 	return { result, secrets };
 }
 
-module.exports = { SANDBOX_CREDENTIAL, has, story, setUp, startN8n, sandboxSecrets, searchLeaks };
+/** The last test of a check: the leak search over what n8n stored, with `options()` of searchLeaks. */
+const leakTest = (s, options) =>
+	test('leaks: secrets and card data in what n8n stored (database, logs, files in .n8n)', (t) => (s.n8n ? searchLeaks(s.n8n, s.sandbox, options()) : t.skip('n8n did not run')));
+
+module.exports = { SANDBOX_CREDENTIAL, has, story, setUp, startN8n, sandboxSecrets, searchLeaks, leakTest };

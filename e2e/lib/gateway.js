@@ -2,13 +2,16 @@
 
 // Asking the sandbox gateway directly, as its active client, signed the way the node signs: to compare what a workflow
 // did with what the gateway holds afterwards, and to make beforehand what a check needs, so that n8n's executions do
-// only what the check is about. Card details are encrypted by the package's own built function.
+// only what the check is about. Card details are encrypted by the package's own built function. Also notifications as
+// an attacker or a repeating gateway sends them: made from the gateway's own signed record of a payment (status by
+// payment id), then changed or sent again, straight to a trigger's production URL.
 
 const crypto = require('node:crypto');
 const path = require('node:path');
 const { Readable } = require('node:stream');
 
 const { paths } = require('./package');
+const { post } = require('./rest');
 
 const APPROVED_CARD = '4111111111111111';
 const DECLINED_CARD = '4393570006367857';
@@ -95,4 +98,25 @@ async function notified(sandbox, action) {
 /** `fn` over `items`, `width` at a time; resolves with the results in the order of `items`. */
 const inPool = (items, width, fn) => Readable.from(items).map((item) => fn(item), { concurrency: width }).toArray();
 
-module.exports = { DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, notified, inPool };
+/** The flat notification the gateway would send for a payment, signed: from its status record. */
+async function notificationOf(sandbox, paymentId) {
+	const { status, body } = await gatewayRequest(sandbox, 'GET', `/transaction/status/${paymentId}`);
+	if (status !== 200) throw new Error(`reading payment ${paymentId} directly answered ${status}`);
+	const { orderId, paymentStatus, receiptId, amount, signature, completedAt, paymentDetails } = body.data;
+	return { orderId, paymentId, status: paymentStatus, receiptId, amount, signature, timestamp: completedAt, paymentDetails };
+}
+
+/** A settled card payment of a new order (approved, or declined with `declined`); its notification. */
+async function settledPayment(sandbox, { amount = 25.5, receiptId, declined = false, orderId } = {}) {
+	const order = orderId ?? (await unpaidOrder(sandbox, { amount, receiptId }));
+	const { paymentId } = await cardPayment(sandbox, order, declined ? { card: DECLINED_CARD } : {});
+	return notificationOf(sandbox, paymentId);
+}
+
+/** Every body posted at the same moment to every URL; resolves with the HTTP statuses, in order. */
+async function postAtOnce(urls, bodies) {
+	const answers = await Promise.all(urls.flatMap((url) => bodies.map((body) => post(url, body))));
+	return answers.map((answer) => answer.status);
+}
+
+module.exports = { DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, notified, inPool, notificationOf, settledPayment, postAtOnce };

@@ -11,7 +11,7 @@ const { paths } = require('./package');
 const { freePort, launch, mustRun, onCleanUp, parseJson, run, startOnFreePort, withTempDir } = require('./processes');
 
 // An n8n command takes 3-9 s here; one that hangs must not hang the check.
-const COMMAND_TIMEOUT_MS = Number(process.env.E2E_N8N_TIMEOUT_MS || 180_000);
+const COMMAND_TIMEOUT_MS = 180_000;
 const ENCRYPTION_KEY = 'e2e-only-encryption-key-7d0c2f5b9a';
 
 /** Deployment "single": one `n8n start` on a sqlite database in the user folder. */
@@ -73,10 +73,10 @@ const withScratchDir = (fn) => withTempDir('pg-e2e-import-', fn);
 const healthy = async (url) => (await Promise.all(['/healthz', '/healthz/readiness'].map((route) => fetch(url + route).catch(() => undefined)))).every((res) => res?.ok);
 
 /**
- * One n8n on `userFolder` (the package installed in its .n8n/nodes beforehand), deployed as `deployment` ('single',
- * or E2E_N8N_DEPLOYMENT), with the settings `env` in every process and command (N8N_PORT fixes main's port).
+ * One n8n on `userFolder` (the package installed in its .n8n/nodes beforehand), deployed as `deployment` ('single' or
+ * 'queue'), with the settings `env` in every process and command (N8N_PORT fixes main's port).
  */
-async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYMENT || 'single', log = console.log, env: settings = {} }) {
+async function createN8n({ userFolder, deployment = 'single', log = console.log, env: settings = {} }) {
 	if (!DEPLOYMENTS[deployment]) throw new Error(`unknown n8n deployment "${deployment}"`);
 	const kind = DEPLOYMENTS[deployment]();
 	const logDir = path.join(userFolder, 'logs');
@@ -144,10 +144,10 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 				},
 				ready: (free) => healthy(`http://127.0.0.1:${free}`),
 			});
-			return { role, url: `http://127.0.0.1:${port}`, consoleFile, pid: service.pid, keep: service.keep, stop: () => service.stop() };
+			return { role, url: `http://127.0.0.1:${port}`, consoleFile, pid: service.pid, stop: () => service.stop() };
 		},
 
-		/** Starts n8n as the deployment runs it: { url (REST, editor), webhookUrl(path), consoleFile, pid, stop(), keep() }. */
+		/** Starts n8n as the deployment runs it: { url (REST, editor), webhookUrl(path), consoleFile, pid, stop() }. */
 		async start() {
 			if (n8n.server) throw new Error('n8n is already started');
 			n8n.server = await kind.start(n8n);
@@ -159,11 +159,6 @@ async function createN8n({ userFolder, deployment = process.env.E2E_N8N_DEPLOYME
 			const server = n8n.server;
 			n8n.server = undefined;
 			return server?.stop();
-		},
-		/** Leaves what start() started running after the check (for a look by hand). */
-		keep() {
-			n8n.server?.keep();
-			n8n.server = undefined;
 		},
 
 		/** Every table: [{ table, primaryKey: [column], rows }], blobs as text so that a secret in one is found too. */

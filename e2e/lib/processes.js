@@ -57,7 +57,7 @@ const signalGroup = (child, signal) => attempt(() => process.kill(-child.pid, si
  * Starts a child. Its output goes to `logFile`, to `onLine` line by line, to this terminal (`inherit`), or is kept for
  * `output()`. `stopSignal` is what stop() sends first (SIGKILL follows after the grace time), and with a `name` stop()
  * logs how the child ended; `stopLast` children (databases) are stopped at clean-up after the others. Returns { pid,
- * exited, running(), output(), stop(), keep() }; `exited` and stop() resolve with { code, signal, killed }.
+ * exited, running(), output(), stop() }; `exited` and stop() resolve with { code, signal, killed }.
  */
 function launch(command, args, { cwd, env = process.env, logFile, onLine, inherit, name, log = console.log, stopSignal = 'SIGTERM', stopLast = false, uid, gid } = {}) {
 	const out = logFile ? fs.openSync(logFile, 'a') : inherit ? 'inherit' : 'pipe';
@@ -97,18 +97,7 @@ function launch(command, args, { cwd, env = process.env, logFile, onLine, inheri
 		if (name) log(`${name} stopped (${seconds(since)}, ${outcome.killed ? `killed after ${stopSignal} timed out` : (outcome.signal ?? `exit ${outcome.code}`)})`);
 		return outcome;
 	}
-	return {
-		pid: child.pid,
-		exited,
-		running,
-		output: () => kept,
-		stop,
-		/** Leaves it running after this process ends: clean-up no longer stops it. */
-		keep() {
-			children.delete(entry);
-			child.unref();
-		},
-	};
+	return { pid: child.pid, exited, running, output: () => kept, stop };
 }
 
 /**
@@ -117,13 +106,12 @@ function launch(command, args, { cwd, env = process.env, logFile, onLine, inheri
  */
 async function run(command, args, { timeoutMs = 0, ...options } = {}) {
 	const child = launch(command, args, options);
-	let timedOut = false;
-	const timer = timeoutMs > 0 && setTimeout(() => (timedOut = true) && child.stop(5000), timeoutMs);
+	const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+	timeout?.addEventListener('abort', () => child.stop(5000));
 	const { code, signal, error } = await child.exited;
-	clearTimeout(timer);
 	const { stdout, stderr } = child.output();
-	const note = error ? `\n${error.message}` : timedOut ? `\n(stopped after ${timeoutMs / 1000} s)` : '';
-	return { code: timedOut ? 124 : (code ?? 128), signal, stdout, stderr: stderr + note };
+	const note = error ? `\n${error.message}` : timeout?.aborted ? `\n(stopped after ${timeoutMs / 1000} s)` : '';
+	return { code: timeout?.aborted ? 124 : (code ?? 128), signal, stdout, stderr: stderr + note };
 }
 
 /** `run`, but a non-zero exit throws with the end of the output; logs `what` with the time taken. */

@@ -176,7 +176,6 @@ module.exports = {
 				running.delete(worker);
 				return worker?.stop();
 			},
-			keep: () => running.forEach((member) => member.keep()),
 			stop: () => Promise.all([...running].map((member) => member.stop())).finally(() => running.clear()),
 		};
 	},

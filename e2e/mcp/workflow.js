@@ -1,7 +1,13 @@
 'use strict';
 
 // The MCP check's workflow: n8n's MCP Server Trigger with the package's tools on its ai_tool input, each tool's
-// money-moving fields set by the author and the rest from $fromAI(), as an outside MCP client fills them.
+// money-moving fields set by the author and the rest from $fromAI(), as an outside MCP client fills them; and the
+// official SDK client that calls them (also from the queue check).
+
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+const { sleep } = require('../lib/processes');
 
 const PATH = 'payment-gateway-check';
 const CREDENTIAL = { id: 'pgMcpCred0000001', name: 'Payment Gateway account', type: 'paymentGatewayApi' };
@@ -95,4 +101,23 @@ function workflow() {
 /** The name n8n gives a tool node's tool: its node name with everything but letters, digits, - and _ as _. */
 const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 
-module.exports = { PATH, CREDENTIAL, TOOLS, TRIGGER, workflow, toolName };
+/** The SDK client connected to the MCP endpoint `url` over Streamable HTTP, retried while n8n registers it. */
+async function connectClient(url, name) {
+	let lastError;
+	for (let attempt = 0; attempt < 60; attempt++) {
+		const client = new Client({ name, version: '1.0.0' });
+		try {
+			await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+			return client;
+		} catch (error) {
+			lastError = error;
+			await sleep(500);
+		}
+	}
+	throw new Error(`the MCP endpoint ${url} answers: ${lastError?.message}`);
+}
+
+/** The text of a tools/call result. */
+const resultText = (result) => result.content?.map((part) => part.text ?? '').join('') ?? '';
+
+module.exports = { PATH, CREDENTIAL, TRIGGER, workflow, toolName, connectClient, resultText };
