@@ -1,5 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import fs from 'node:fs';
+import path from 'node:path';
 
+import { OPERATIONS } from '../../nodes/PaymentGateway/actions/description';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 
 // The node's description as the editor shows it: subtitles that say what the node does, in the words of each
@@ -60,6 +64,19 @@ describe('money fields keep what is typed', () => {
 		expect(money.length).toBeGreaterThanOrEqual(6);
 		for (const field of money) {
 			expect([field.name, field.typeOptions?.numberPrecision, field.typeOptions?.minValue]).toEqual([field.name, undefined, undefined]);
+		}
+	});
+});
+
+describe('the operations', () => {
+	it('every operation file is listed in actions/operations.ts', async () => {
+		const actionsDir = path.join(__dirname, '../../nodes/PaymentGateway/actions');
+		const files = fs.readdirSync(actionsDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.operation.ts'));
+		const listed = new Set<unknown>(OPERATIONS);
+		expect(files.length).toBe(OPERATIONS.length);
+		for (const file of files) {
+			const module = (await import(path.join(actionsDir, file))) as { operation: unknown };
+			expect({ file, listed: listed.has(module.operation) }).toEqual({ file, listed: true });
 		}
 	});
 });

@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { isPlainObject } from '../helpers/json';
 import { stringText } from '../helpers/text';
-import { MAX_RETRIES, timeoutOption } from '../shared/options';
+import { timeoutOption } from '../shared/options';
 import type { CallSettings } from '../transport/request';
-import { InvalidInput, validateHeaderValue, validateRetries, validateTimeout } from '../validation/input';
+import { InvalidInput, MAX_RETRIES, validateHeaderValue, validateRetries, validateTimeout } from '../validation/input';
 import { repeatableDefaults, versionedFrom } from './versions';
 
 const headerOptions: INodeProperties[] = [

@@ -4,8 +4,11 @@ import type { Operation, Resource } from './operation';
 import { RESOURCES } from './operation';
 import * as registry from './operations';
 
-/** Every operation, in the order of the node's fields. */
+/** Every operation, in the order of the node's fields; two of the same resource and value would run the wrong one. */
 export const OPERATIONS: readonly Operation[] = Object.values(registry);
+const keys = OPERATIONS.map((operation) => `${operation.resource}:${operation.value}`);
+const repeated = keys.find((key, index) => keys.indexOf(key) !== index);
+if (repeated) throw new Error(`Two operations are registered as ${repeated}`);
 
 type Registered = (typeof registry)[keyof typeof registry];
 
@@ -33,17 +36,18 @@ export const nodeProperties: INodeProperties[] = [
 	},
 	...resources.flatMap((resource): INodeProperties[] => {
 		const operations = OPERATIONS.filter((operation) => operation.resource === resource);
+		const defaultOperation = defaults[resource];
 		return [
 			{
 				displayName: 'Operation',
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
+				default: defaultOperation,
 				displayOptions: { show: { resource: [resource] } },
 				options: operations
 					.map(({ name, value, description, action }) => ({ name, value, description, action }))
 					.sort(byName),
-				default: defaults[resource],
 			},
 			...operations.flatMap((operation) => operation.fields),
 		];

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Advice, Endpoint, Gateway } from '../transport/request';
 import { optionsCollection } from './common';
+import { toolDescriptionField } from './toolMode';
 
 /** The node's resources, in the order of its fields; each one's Operation list opens on `defaultOperation`. */
 export const RESOURCES = {
@@ -23,6 +24,8 @@ interface OperationParts<R extends Resource, V extends string> {
 	description: string;
 	/** What the node does, in the Operation list and as the node's subtitle, e.g. "Create an order". */
 	action: string;
+	/** What an AI agent reads of this operation as a tool: what it does, whether it moves money, what it needs and returns. */
+	toolDescription: string;
 	/** The operation's fields, in order. Its Options collection follows them, derived from `sendsOnce`. */
 	properties: INodeProperties[];
 	/** More entries for the Options collection; `false` for an operation with no Options at all. */
@@ -66,7 +69,7 @@ export function defineOperation<const R extends Resource, const V extends string
 	const collection = options === false ? [] : optionsCollection(descriptor.sendsOnce ? 'sentOnce' : 'repeatable', options);
 	const fields = updateDisplayOptions(
 		{ show: { resource: [descriptor.resource], operation: [descriptor.value] } },
-		[...descriptor.properties, ...collection],
+		[toolDescriptionField(descriptor.toolDescription), ...descriptor.properties, ...collection],
 	);
 	return { ...descriptor, endpoint, fields };
 }

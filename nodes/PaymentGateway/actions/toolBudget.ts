@@ -3,7 +3,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { DailyLedger } from './toolLedger';
 import type { ToolLimits } from './toolMode';
-import { DAILY, NOTHING_SENT, TOTAL, ToolRefusal } from './toolMode';
+import { ToolRefusal } from '../shared/nodeError';
+import { DAILY, NOTHING_SENT, TOTAL } from './toolMode';
 
 /** What one tool node moved in one execution, and what its calls still in flight may move, in thousandths. */
 interface Tally {

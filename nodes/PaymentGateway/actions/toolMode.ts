@@ -4,8 +4,6 @@ import { ToolRefusal } from '../shared/nodeError';
 import { validateAmount } from '../validation/input';
 import { keepsDailyBudget } from './versions';
 
-export { ToolRefusal };
-
 /**
  * n8n offers the node to AI agents as `n8n-nodes-payment-gateway.paymentGatewayTool`: there, a language model fills
  * in the parameters. Money must not move on its say-so alone, and card data must never reach it.

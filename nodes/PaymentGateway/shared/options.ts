@@ -2,8 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 
-export { MAX_RETRIES } from '../validation/input';
-
 /** The Timeout option of the node and the trigger, the same everywhere but for what it waits for. */
 export function timeoutOption(description: string): INodeProperties {
 	return {

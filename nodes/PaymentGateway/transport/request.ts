@@ -18,8 +18,14 @@ export { CREDENTIAL_NAME } from './credential';
 export { DEFAULT_TIMEOUT_MS } from './deadline';
 export type { Advice, Call, CallSettings, Endpoint, Gateway, GatewayCall, GatewayHost } from './types';
 
-/** A body with both skip flags set is refused by the gateway; it must never leave the node. */
+/**
+ * A body with both skip flags set is refused by the gateway; it must never leave the node. A POST makes an order, a
+ * payment or a refund: declared anything but sent once, it would be retried, so it is not sent at all.
+ */
 function assertSendable(node: INode, call: GatewayCall, itemIndex: number) {
+	if (call.method === 'POST' && !call.endpoint.sendsOnce) {
+		throw new NodeOperationError(node, `${call.endpoint.label}: a POST must be of an operation that is sent once`, { itemIndex });
+	}
 	if (call.body?.skipCVVandOTP === true && call.body?.skipCVVOnlyFlag === true) {
 		throw new NodeOperationError(
 			node,

@@ -4,7 +4,6 @@ import type { Gateway } from '../../transport/request';
 import { callSettings } from '../common';
 import { customerIdField, digitalCardIdField } from '../fields';
 import { defineOperation } from '../operation';
-import { toolDescriptionField } from '../toolMode';
 import { cardTarget } from './fields';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject> {
@@ -25,10 +24,9 @@ export const operation = defineOperation({
 	description: "Remove a customer's stored card; this cannot be undone",
 	action: 'Delete a stored card',
 	sendsOnce: false,
+	toolDescription:
+		"Deletes one of a customer's stored cards. It moves no money but cannot be undone: the customer must store the card again to pay with it. Needs the customerId and the card's digitalCardId. Returns the customerId, the digitalCardId and deleted: true.",
 	properties: [
-		toolDescriptionField(
-			"Deletes one of a customer's stored cards. It moves no money but cannot be undone: the customer must store the card again to pay with it. Needs the customerId and the card's digitalCardId. Returns the customerId, the digitalCardId and deleted: true.",
-		),
 		{
 			displayName:
 				'Deleting a stored card cannot be undone: the customer must pay with the card again, with Secure Card on, to store it anew.',

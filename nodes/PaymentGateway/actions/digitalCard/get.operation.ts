@@ -5,7 +5,6 @@ import type { Gateway } from '../../transport/request';
 import { callSettings } from '../common';
 import { customerIdField, digitalCardIdField } from '../fields';
 import { defineOperation } from '../operation';
-import { toolDescriptionField } from '../toolMode';
 import { cardTarget } from './fields';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject> {
@@ -22,10 +21,9 @@ export const operation = defineOperation({
 	description: 'Get one stored card of a customer',
 	action: 'Get a stored card',
 	sendsOnce: false,
+	toolDescription:
+		"Reads one of a customer's stored cards; changes nothing and moves no money. Needs the customerId and the card's digitalCardId. Returns the card (network, cardType, panLastFour, status) with the customer's remainingLimit.",
 	properties: [
-		toolDescriptionField(
-			"Reads one of a customer's stored cards; changes nothing and moves no money. Needs the customerId and the card's digitalCardId. Returns the card (network, cardType, panLastFour, status) with the customer's remainingLimit.",
-		),
 		customerIdField,
 		digitalCardIdField,
 	],

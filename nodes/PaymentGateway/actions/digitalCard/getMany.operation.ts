@@ -5,7 +5,6 @@ import type { Gateway } from '../../transport/request';
 import { callSettings, itemOptions } from '../common';
 import { customerIdField } from '../fields';
 import { defineOperation } from '../operation';
-import { toolDescriptionField } from '../toolMode';
 import { cardTarget } from './fields';
 
 /** One item per stored card, each carrying the customer and the remaining tokenization limit. */
@@ -41,10 +40,9 @@ export const operation = defineOperation({
 	description: "List a customer's stored cards, one item per card",
 	action: 'Get many stored cards',
 	sendsOnce: false,
+	toolDescription:
+		"Lists a customer's stored cards; changes nothing and moves no money. Needs the customerId. Returns one record per card (digitalCardId, network, cardType, panLastFour, status) with the customer's remainingLimit; no records when the customer has no stored card.",
 	properties: [
-		toolDescriptionField(
-			"Lists a customer's stored cards; changes nothing and moves no money. Needs the customerId. Returns one record per card (digitalCardId, network, cardType, panLastFour, status) with the customer's remainingLimit; no records when the customer has no stored card.",
-		),
 		{
 			...customerIdField,
 			hint: 'Each card comes with remainingLimit: how many more cards the gateway will store for this customer (0: delete one before storing another)',

@@ -3,7 +3,6 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { Gateway } from '../../transport/request';
 import { callSettings } from '../common';
 import { defineOperation } from '../operation';
-import { toolDescriptionField } from '../toolMode';
 import { ORDER_CHECK_FIRST, orderBody, orderFields } from './fields';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
@@ -21,10 +20,9 @@ export const operation = defineOperation({
 	action: 'Create an order',
 	sendsOnce: true,
 	checkFirst: ORDER_CHECK_FIRST,
+	toolDescription:
+		"Creates an order for a card payment. It moves no money: the order is paid afterwards by charging a card for it. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the order with its orderId.",
 	properties: [
-		toolDescriptionField(
-			"Creates an order for a card payment. It moves no money: the order is paid afterwards by charging a card for it. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the order with its orderId.",
-		),
 		...orderFields(false),
 	],
 	advice: [

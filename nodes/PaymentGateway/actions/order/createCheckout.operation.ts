@@ -4,7 +4,6 @@ import type { Gateway } from '../../transport/request';
 import { validateUrl } from '../../validation/input';
 import { callSettings } from '../common';
 import { defineOperation } from '../operation';
-import { toolDescriptionField } from '../toolMode';
 import { checkoutUrl, ORDER_CHECK_FIRST, orderBody, orderFields } from './fields';
 
 const redirectUrlOf = (ctx: IExecuteFunctions, itemIndex: number) =>
@@ -65,10 +64,9 @@ export const operation = defineOperation({
 	action: 'Create an order for the hosted checkout page',
 	sendsOnce: true,
 	checkFirst: ORDER_CHECK_FIRST,
+	toolDescription:
+		"Creates an order that the customer pays on the gateway's hosted checkout page. It moves no money: the customer decides on that page. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the orderId and, when the checkout page is set up, the checkoutUrl to give the customer.",
 	properties: [
-		toolDescriptionField(
-			"Creates an order that the customer pays on the gateway's hosted checkout page. It moves no money: the customer decides on that page. Needs the amount, the currency (a three-letter code such as OMR) and the customer's name, e-mail and phone. Returns the orderId and, when the checkout page is set up, the checkoutUrl to give the customer.",
-		),
 		...orderFields(true),
 	],
 	advice: [

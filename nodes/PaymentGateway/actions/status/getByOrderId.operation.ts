@@ -5,7 +5,6 @@ import type { Gateway } from '../../transport/request';
 import { callSettings } from '../common';
 import { orderIdField } from '../fields';
 import { defineOperation } from '../operation';
-import { toolDescriptionField } from '../toolMode';
 import { fetchOrderStatus } from './orderStatus';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
 
@@ -40,10 +39,9 @@ export const operation = defineOperation({
 	description: 'Get the payment status of an order: pending, success or failure',
 	action: 'Get the payment status of an order',
 	sendsOnce: false,
+	toolDescription:
+		'Reads the payment status of an order; changes nothing and moves no money. Needs the orderId the order was created with. Returns the status (success, failure or pending; an order nobody has paid yet reads failure with "Transaction not initiated"), the amount, the paymentId and the time.',
 	properties: [
-		toolDescriptionField(
-			'Reads the payment status of an order; changes nothing and moves no money. Needs the orderId the order was created with. Returns the status (success, failure or pending; an order nobody has paid yet reads failure with "Transaction not initiated"), the amount, the paymentId and the time.',
-		),
 		orderIdField,
 	],
 	options: [simplifyOption],

@@ -6,7 +6,6 @@ import { fetchPaymentStatus } from '../../shared/paymentStatus';
 import { callSettings } from '../common';
 import { paymentIdField } from '../fields';
 import { defineOperation } from '../operation';
-import { toolDescriptionField } from '../toolMode';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
@@ -21,10 +20,9 @@ export const operation = defineOperation({
 	description: 'Get the status of one payment attempt',
 	action: 'Get the status of a payment',
 	sendsOnce: false,
+	toolDescription:
+		'Reads the status of one payment; changes nothing and moves no money. Needs the paymentId (from the payment, a refund or a notification). Returns the status (e.g. success, failure, pending or refunded), the amount and currency, the orderId, the card network and the time.',
 	properties: [
-		toolDescriptionField(
-			'Reads the status of one payment; changes nothing and moves no money. Needs the paymentId (from the payment, a refund or a notification). Returns the status (e.g. success, failure, pending or refunded), the amount and currency, the orderId, the card network and the time.',
-		),
 		paymentIdField,
 	],
 	options: [simplifyOption],

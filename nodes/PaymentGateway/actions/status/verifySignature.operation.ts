@@ -9,7 +9,7 @@ import { requireText } from '../../validation/input';
 import { callSettings } from '../common';
 import { orderIdField, paymentIdField } from '../fields';
 import { defineOperation } from '../operation';
-import { outsideToolMode, toolDescriptionField } from '../toolMode';
+import { outsideToolMode } from '../toolMode';
 import { confirmsWithGateway, versionedFrom } from '../versions';
 
 const confirmWithGatewayField: INodeProperties = {
@@ -22,9 +22,6 @@ const confirmWithGatewayField: INodeProperties = {
 };
 
 const properties: INodeProperties[] = [
-	toolDescriptionField(
-		"Checks whether the signature of a payment notification or status record is authentic and, unless told otherwise, reads that payment's status, amount and currency from the gateway; changes nothing. Needs the record's orderId, paymentId and signature. Returns signatureValid, statusVerified and the gateway's status, amount, currency and receiptId.",
-	),
 	{
 		displayName:
 			"A valid signature proves only the orderId and paymentId: the customer's browser carries it, with any status or amount beside it. Act on the gateway's values (Confirm With Gateway). For notifications the gateway posts to n8n, the Payment Gateway Trigger does all this by itself.",
@@ -80,6 +77,8 @@ export const operation = defineOperation({
 	description: "Check a notification's or status record's signature, without sending anything",
 	action: 'Verify a payment signature',
 	sendsOnce: false,
+	toolDescription:
+		"Checks whether the signature of a payment notification or status record is authentic and, unless told otherwise, reads that payment's status, amount and currency from the gateway; changes nothing. Needs the record's orderId, paymentId and signature. Returns signatureValid, statusVerified and the gateway's status, amount, currency and receiptId.",
 	properties,
 	// Its one request is the confirmation's read, with the defaults of the reads.
 	options: false,

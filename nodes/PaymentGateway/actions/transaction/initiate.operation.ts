@@ -27,7 +27,6 @@ import {
 	requireCustomerConfirmation,
 	statedAmount,
 	statedCurrency,
-	toolDescriptionField,
 	toolLimitFields,
 	toolLimits,
 } from '../toolMode';
@@ -41,9 +40,6 @@ const AMOUNT_DIGITS = 3;
 const storedCard = { name: 'Stored Card', value: 'token', description: 'Pay with a card stored earlier (a digital card)' };
 
 const properties: INodeProperties[] = [
-	toolDescriptionField(
-		"Charges a customer's stored card for an order once the customer confirms it with a one-time password: this moves money. Needs the orderId, the digitalCardId of the stored card, and the order's amount and currency. Refused, with nothing sent, when the amount is above this tool's Maximum Amount per Call, in another currency than its Limit Currency, or would take the payments of this run above its Maximum Total per Execution; card numbers and CVVs are never accepted. Returns the payment (paymentId, paymentStatus) and the page where the customer confirms it (redirectionData).",
-	),
 	{
 		displayName:
 			'The output holds redirectionData.formData: an HTML form that must reach the customer’s browser (e.g. through a Respond to Webhook node) so that they can confirm the payment',
@@ -283,6 +279,8 @@ export const operation = defineOperation({
 	action: 'Charge a card for an order',
 	sendsOnce: true,
 	checkFirst: CHECK_FIRST,
+	toolDescription:
+		"Charges a customer's stored card for an order once the customer confirms it with a one-time password: this moves money. Needs the orderId, the digitalCardId of the stored card, and the order's amount and currency. Refused, with nothing sent, when the amount is above this tool's Maximum Amount per Call, in another currency than its Limit Currency, or would take the payments of this run above its Maximum Total per Execution; card numbers and CVVs are never accepted. Returns the payment (paymentId, paymentStatus) and the page where the customer confirms it (redirectionData).",
 	properties,
 	advice: [
 		{

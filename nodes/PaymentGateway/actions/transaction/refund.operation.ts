@@ -10,16 +10,13 @@ import { paymentIdField } from '../fields';
 import { defineOperation } from '../operation';
 import { holdBudget, leftToday, refuseWhenSpent } from '../toolBudget';
 import type { BudgetHold } from '../toolBudget';
-import { assertLimitCurrency, assertWithinLimit, toolDescriptionField, toolLimitFields, toolLimits } from '../toolMode';
+import { assertLimitCurrency, assertWithinLimit, toolLimitFields, toolLimits } from '../toolMode';
 import { amountFields } from '../versions';
 
 /** The gateway settles in currencies of up to three decimals, and a refund names no currency of its own. */
 const REFUND_DIGITS = 3;
 
 const properties: INodeProperties[] = [
-	toolDescriptionField(
-		"Refunds a payment: this moves money back to the customer and cannot be undone. Needs the paymentId of a successful payment and, for part of it, the amount to give back. Refused, with no refund sent, when the amount is above this tool's Maximum Amount per Call, when the payment is in another currency than its Limit Currency, or when it would take the refunds of this run above its Maximum Total per Execution. Returns the refund (refundId, amount, paymentStatus).",
-	),
 	{
 		displayName:
 			'A refund moves money back to the customer. It is sent once and never retried automatically: if it fails without a clear answer, check the payment with Status → Get by Payment ID before refunding again.',
@@ -159,6 +156,8 @@ export const operation = defineOperation({
 	action: 'Refund a payment',
 	sendsOnce: true,
 	checkFirst: CHECK_FIRST,
+	toolDescription:
+		"Refunds a payment: this moves money back to the customer and cannot be undone. Needs the paymentId of a successful payment and, for part of it, the amount to give back. Refused, with no refund sent, when the amount is above this tool's Maximum Amount per Call, when the payment is in another currency than its Limit Currency, or when it would take the refunds of this run above its Maximum Total per Execution. Returns the refund (refundId, amount, paymentStatus).",
 	properties,
 	advice: [
 		{ resCode: 500, description: `The gateway had an internal error. ${CHECK_FIRST}` },

@@ -1,0 +1,91 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
+import { operation as getByPaymentId } from '../../nodes/PaymentGateway/actions/status/getByPaymentId.operation';
+import type { Endpoint } from '../../nodes/PaymentGateway/transport/request';
+import { openGateway } from '../../nodes/PaymentGateway/transport/request';
+import { runWorkflow } from '../support/engine';
+import type { Sandbox } from '../support/fixtures';
+import { runNode, sandboxCredentials, settledPayment, startSandbox } from '../support/fixtures';
+
+// What is sent once rests on one flag, the operation's `sendsOnce`, carried by its endpoint; a refund's read of its
+// payment is a read inside a write. A POST declared anything else is not sent at all.
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const posts = () => sandbox.requests.filter((request) => request.method === 'POST' && request.apiPath === '/transaction/refund');
+
+describe('Transaction → Refund: the read inside the write', () => {
+	it('a 404 on the read is named as the refund’s read, with the unknown-identifier advice, and nothing is refunded', async () => {
+		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId: 'PAY_NOPE', refundType: 'full' });
+		expect(result.error?.description).toBe('The gateway does not know this identifier. Check that it comes from this credential’s merchant account.');
+		expect(posts()).toHaveLength(0);
+	});
+
+	it('a 500 on the read is retried as a read (3 at 1.2), then says no refund was sent', async () => {
+		const payment = await settledPayment(sandbox, 'success');
+		sandbox.clearLog();
+		sandbox.injectFault({ match: '/transaction/status/', kind: 'status', status: 500, count: 10 });
+		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId: payment.paymentId, refundType: 'full' }, [{}], {
+			typeVersion: 1.2,
+		});
+		expect(sandbox.requests.filter((request) => request.apiPath?.startsWith('/transaction/status/'))).toHaveLength(4);
+		expect(result.error?.description).toMatch(/^The gateway had a temporary error while the payment was read\. No refund was sent/);
+		expect(posts()).toHaveLength(0);
+	});
+
+	it('a 500 on the refund itself: one POST, and the check-first advice', async () => {
+		const payment = await settledPayment(sandbox, 'success');
+		sandbox.clearLog();
+		sandbox.injectFault({ match: '/transaction/refund', kind: 'status', status: 500, count: 10 });
+		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId: payment.paymentId, refundType: 'full' }, [{}], {
+			typeVersion: 1.2,
+		});
+		expect(posts()).toHaveLength(1);
+		expect(result.error?.description).toMatch(/Check the payment with Status → Get by Payment ID before refunding again/);
+	});
+});
+
+/** A caller of the transport that names a read's endpoint on a POST. */
+function probe(endpoint: Endpoint, paymentId: string) {
+	return class Probe implements INodeType {
+		description: INodeTypeDescription = {
+			displayName: 'Probe',
+			name: 'probe',
+			group: ['transform'],
+			version: 1,
+			description: 'POSTs a refund under a read endpoint',
+			defaults: { name: 'Probe' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			credentials: [{ name: 'paymentGatewayApi', required: true }],
+			properties: [],
+		};
+
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			const gateway = await openGateway(this, endpoint);
+			const body: IDataObject = { paymentId, amount: 1 };
+			const data = await gateway.request({ method: 'POST', family: 'short', path: '/transaction/refund', body }, { itemIndex: 0, maxRetries: 3 });
+			return [[{ json: data, pairedItem: { item: 0 } }]];
+		}
+	};
+}
+
+it('a POST under an endpoint that is not sent once is refused before it leaves, whatever Max Retries says', async () => {
+	const payment = await settledPayment(sandbox, 'success');
+	sandbox.clearLog();
+	sandbox.injectFault({ match: '/transaction/refund', kind: 'status', status: 500, count: 1 });
+	const result = await runWorkflow({
+		nodeType: probe(getByPaymentId.endpoint, payment.paymentId),
+		credentialType: PaymentGatewayApi,
+		credentials: sandboxCredentials(sandbox),
+	});
+	expect(result.error?.message).toMatch(/^Status → Get by Payment ID: a POST must be of an operation that is sent once/);
+	expect(posts()).toHaveLength(0);
+});
