@@ -37,21 +37,6 @@ const exitedWithin = (child, ms) => Promise.race([child.exited, sleep(ms)]);
 const s = {};
 const { step, check, log } = story('dev check');
 
-/** Manual Trigger → Order → Create → Status → Get by Order ID, with the credential `npm run dev` stores. */
-function orderAndStatusWorkflow() {
-	const credentials = { paymentGatewayApi: { id: 'pgDevSandboxCred', name: 'Payment Gateway account' } };
-	const node = (name, x, parameters) => ({ id: `dev-check-${x}`, name, type: NODE_TYPE, typeVersion: 1, position: [x, 0], parameters, credentials });
-	const order = { resource: 'order', operation: 'create', amount: 12.5, currency: 'OMR', customerName: 'Jane Doe', customerEmail: 'jane@example.com', customerPhone: '91234567' };
-	const nodes = [
-		{ id: 'dev-check-0', name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		node('Create order', 250, order),
-		node('Order status', 500, { resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' }),
-	];
-	// Each node's output goes to the next one.
-	const connections = Object.fromEntries(nodes.slice(1).map((next, index) => [nodes[index].name, { main: [[{ node: next.name, type: 'main', index: 0 }]] }]));
-	return { name: `Dev check ${Date.now()}`, nodes, connections };
-}
-
 const sandboxRequests = async () => (await fetch(`${s.urls.sandbox}/__sandbox/requests`)).json();
 
 /**
@@ -155,7 +140,8 @@ step('npm run dev prints its ready banner: the editor and sandbox addresses and 
 step('a workflow executed as the editor does creates an order at the sandbox and reads its status', async () => {
 	s.session = new RestSession(s.urls.editor);
 	await s.session.login();
-	s.workflowId = (await s.session.createWorkflow(orderAndStatusWorkflow())).id;
+	// Manual Trigger → Order → Create → Status → Get by Order ID, with the credential `npm run dev` stores.
+	s.workflowId = (await s.session.createWorkflow({ ...require('./dev/order-and-status.json'), name: `Dev check ${Date.now()}` })).id;
 	await executeAsEditor();
 });
 
