@@ -94,9 +94,20 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 		},
 	);
 
-	it('without the option, one request at a time, in input order', async () => {
+	it('without the option, all 10 at once (the newest typeVersion starts at 20), outputs in input order and paired', async () => {
 		answerInReverse(orderIds);
+		proxy.holdUntilInFlight(ITEMS);
 		const result = await runNode(sandbox, status('getByOrderId'), orderIds.map((id) => ({ id })), viaProxy());
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.orderId)).toEqual(orderIds);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(orderIds.map((_id, item) => ({ item })));
+		expect(sandbox.requests).toHaveLength(ITEMS);
+		expect(proxy.maxInFlight).toBe(ITEMS);
+	});
+
+	it('typeVersion 1 without the option: one request at a time, in input order', async () => {
+		answerInReverse(orderIds);
+		const result = await runNode(sandbox, status('getByOrderId'), orderIds.map((id) => ({ id })), viaProxy({ typeVersion: 1 }));
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.orderId)).toEqual(orderIds);
 		expect(proxy.maxInFlight).toBe(1);
