@@ -60,7 +60,8 @@ describe('the Timeout option bounds every request, and the error names the opera
 	for (const operation of [READ, WRITE]) {
 		it.concurrent.each(slow)(`${operation.label}: %s`, async (_name, fault) =>
 			await withSandbox(async (own) => {
-				const parameters: IDataObject = { ...(await operation.parameters(own)), options: { timeout: TIMEOUT } };
+				// Max Retries 0: one attempt, whose time-out is reported (retried: the next test).
+				const parameters: IDataObject = { ...(await operation.parameters(own)), options: { timeout: TIMEOUT, maxRetries: 0 } };
 				const trickle = fault === 'trickle' ? await startTrickle() : undefined;
 				const extra = trickle ? { credentials: { baseUrl: trickle.url, checkoutBaseUrl: trickle.url } } : {};
 				if (fault !== 'trickle') own.injectFault({ match: operation.match, ...fault });

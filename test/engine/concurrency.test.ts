@@ -7,7 +7,9 @@ import { createOrder, initiateParameters, orderParameters, runNode, startSandbox
 
 // The item runner's Concurrency option through n8n's engine, seen from the network: a proxy in front of the
 // sandbox counts the requests in flight, and holds earlier items longer so that answers come back out of order.
-// Nothing here is timed: the checks are counts and orders.
+// Nothing here is timed: the checks are counts and orders. Where a test counts how many went at once, the proxy holds
+// the requests until that many are out (holdUntilInFlight), so that a slow machine cannot answer the first before
+// the last is sent.
 
 const ITEMS = 10;
 const CONCURRENCY = 5;
@@ -78,6 +80,7 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 		async (operation) => {
 			const ids = operation === 'getByOrderId' ? orderIds : paymentIds;
 			answerInReverse(ids);
+			proxy.holdUntilInFlight(CONCURRENCY);
 
 			const result = await runNode(sandbox, status(operation, { concurrency: CONCURRENCY }), ids.map((id) => ({ id })), viaProxy());
 
@@ -91,9 +94,20 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 		},
 	);
 
-	it('without the option, one request at a time, in input order', async () => {
+	it('without the option, all 10 at once (the newest typeVersion starts at 20), outputs in input order and paired', async () => {
 		answerInReverse(orderIds);
+		proxy.holdUntilInFlight(ITEMS);
 		const result = await runNode(sandbox, status('getByOrderId'), orderIds.map((id) => ({ id })), viaProxy());
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.orderId)).toEqual(orderIds);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(orderIds.map((_id, item) => ({ item })));
+		expect(sandbox.requests).toHaveLength(ITEMS);
+		expect(proxy.maxInFlight).toBe(ITEMS);
+	});
+
+	it('typeVersion 1 without the option: one request at a time, in input order', async () => {
+		answerInReverse(orderIds);
+		const result = await runNode(sandbox, status('getByOrderId'), orderIds.map((id) => ({ id })), viaProxy({ typeVersion: 1 }));
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.orderId)).toEqual(orderIds);
 		expect(proxy.maxInFlight).toBe(1);
@@ -104,6 +118,7 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 		const ids = [...orderIds];
 		ids[4] = 'ord_unknown';
 		answerInReverse(ids);
+		proxy.holdUntilInFlight(CONCURRENCY);
 		const result = await runNode(
 			sandbox,
 			status('getByOrderId', { concurrency: CONCURRENCY }),
@@ -151,6 +166,7 @@ describe(`Digital Card → Get Many with concurrency ${CONCURRENCY}`, () => {
 		}
 		expect(new Set(customerIds).size).toBe(cardCounts.length);
 		answerInReverse(customerIds);
+		proxy.holdUntilInFlight(CONCURRENCY);
 
 		const result = await runNode(
 			sandbox,
@@ -172,15 +188,14 @@ describe('the Concurrency cap', () => {
 	it('a saved workflow asking for more than 100 gets 100 in flight at most', async () => {
 		const many = Array.from({ length: 130 }, () => ({ id: orderIds[0] }));
 		sandbox.clearLog();
-		// Long enough that answers cannot come back before a hundred requests are out, even on a busy machine.
-		sandbox.setLatency(2000);
 		proxy.resetCount();
+		// Held until 100 are out: the node reaches its cap whatever the load, and only the node could go beyond it.
+		proxy.holdUntilInFlight(100);
 		const result = await runNode(sandbox, status('getByOrderId', { concurrency: 500 }), many, viaProxy());
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(130);
-		expect(proxy.maxInFlight).toBeLessThanOrEqual(100);
-		expect(proxy.maxInFlight).toBeGreaterThan(50);
-	}, 20_000);
+		expect(proxy.maxInFlight).toBe(100);
+	});
 });
 
 describe('typeVersion 1.2 without Concurrency, against a gateway that serves 3 at once (429, Retry-After 1 s, beyond)', () => {

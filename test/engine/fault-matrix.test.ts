@@ -10,8 +10,9 @@ import { inPool, MAX_RETRIES, msBetween, requestsPerItem, runCell, textTable, TI
 import type { OperationCase } from '../support/matrix-operations';
 import { CARD, CVV, EXPIRY_MONTH, EXPIRY_YEAR, OPERATIONS } from '../support/matrix-operations';
 
-// Every operation × every fault × Continue On Fail off, on, and on with Max Retries 2, through n8n's engine, each
-// cell against a sandbox of its own: three items, the fault on the middle one. What each cell must show:
+// Every operation × every fault × Continue On Fail off and on with Max Retries 0, and on with Max Retries 2, through
+// n8n's engine at the node's newest typeVersion with Concurrency 1, each cell against a sandbox of its own: three
+// items, the fault on the middle one. What each cell must show:
 // - every input item yields exactly one output item paired to it, or the node fails naming the item;
 // - an error carries the gateway's resCode or the network code, and a description that says what to do;
 // - reads given more retries than faults recover, waiting as asked (Retry-After, measured at the sandbox); a delete
@@ -24,8 +25,8 @@ const CONCURRENT_CELLS = 12;
 
 const MODES: Mode[] = ['stop', 'continue', 'retry'];
 const MODE_TITLES: Record<Mode, string> = {
-	stop: 'Continue On Fail off',
-	continue: 'Continue On Fail on',
+	stop: 'Continue On Fail off, Max Retries 0',
+	continue: 'Continue On Fail on, Max Retries 0',
 	retry: `Continue On Fail on, Max Retries ${MAX_RETRIES}`,
 };
 

@@ -233,9 +233,16 @@ describe('retries', () => {
 		expect(sandbox.requests.map((request) => request.status)).toEqual([200, 200]);
 	});
 
-	it('getByOrderId: without the option, no retry', async () => {
-		sandbox.injectFault({ match: 'check-status', status: 503, count: 1, retryAfter: 0 });
+	it('getByOrderId: without the option, the newest typeVersion retries 3 times, then the last failure is the error', async () => {
+		sandbox.injectFault({ match: 'check-status', status: 503, count: 4, retryAfter: 0 });
 		const result = await runNode(sandbox, byOrderId(orderId));
+		expect(result.error?.context?.resCode).toBe(503);
+		expect(sandbox.requests.map((request) => request.status)).toEqual([503, 503, 503, 503]);
+	});
+
+	it('getByOrderId: with Max Retries 0, no retry', async () => {
+		sandbox.injectFault({ match: 'check-status', status: 503, count: 1, retryAfter: 0 });
+		const result = await runNode(sandbox, byOrderId(orderId, { maxRetries: 0 }));
 		expect(result.error?.context?.resCode).toBe(503);
 		expect(sandbox.requests).toHaveLength(1);
 	});
@@ -276,7 +283,7 @@ describe('retries', () => {
 
 	it('a 429 without retries is an error with resCode 429', async () => {
 		sandbox.injectFault({ match: 'check-status', status: 429, count: 1, retryAfter: 1 });
-		const result = await runNode(sandbox, byOrderId(orderId));
+		const result = await runNode(sandbox, byOrderId(orderId, { maxRetries: 0 }));
 		expect(result.error?.context?.resCode).toBe(429);
 		expect(withoutSubject(result.error?.message)).toBe('Too many requests [item 0]');
 		expect(result.error?.description).toMatch(/Max Retries/);

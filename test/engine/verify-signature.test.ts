@@ -6,7 +6,9 @@ import { runNode, settledPayment, startSandbox } from '../support/fixtures';
 import { opensslHmacHex } from '../support/openssl';
 
 // Status → Verify Signature through n8n's engine: a local check of a notification's or status record's
-// `signature` (lowercase hex HMAC-SHA256 of "orderId|paymentId" keyed with the client secret). It sends nothing.
+// `signature` (lowercase hex HMAC-SHA256 of "orderId|paymentId" keyed with the client secret). The check alone sends
+// nothing; since typeVersion 1.2 (and so at the newest, which these tests run) Confirm With Gateway, on by default,
+// then reads the payment a valid signature names: its own tests are below.
 
 let sandbox: Sandbox;
 /** Signed by the sandbox gateway, an implementation of its own. */
@@ -26,9 +28,11 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.clearLog());
 
 const VERIFY = { resource: 'status', operation: 'verifySignature' };
+/** The check alone: Confirm With Gateway off. The record's values stay as they came, unconfirmed (statusVerified false). */
+const CHECK_ALONE = { ...VERIFY, confirmWithGateway: false };
 
 async function verify(items: IDataObject[], parameters: IDataObject = {}) {
-	const result = await runNode(sandbox, { ...VERIFY, ...parameters }, items);
+	const result = await runNode(sandbox, { ...CHECK_ALONE, ...parameters }, items);
 	expect(result.error).toBeUndefined();
 	// Nothing leaves n8n: the check is local.
 	expect(sandbox.requests).toHaveLength(0);
@@ -37,15 +41,15 @@ async function verify(items: IDataObject[], parameters: IDataObject = {}) {
 
 const flip = (signature: string) => (signature[0] === 'a' ? 'b' : 'a') + signature.slice(1);
 
-describe('with its default parameters (the item’s own orderId, paymentId and signature)', () => {
+describe('with its default parameters (the item’s own orderId, paymentId and signature), Confirm With Gateway off', () => {
 	it('a status record signed by the gateway: the incoming fields, unchanged, plus signatureValid true', async () => {
 		const [item] = await verify([{ ...record }]);
-		expect(item.json).toEqual({ ...record, signatureValid: true });
+		expect(item.json).toEqual({ ...record, signatureValid: true, statusVerified: false });
 	});
 
 	it('a notification signed as openssl signs it: valid', async () => {
 		const [item] = await verify([handMade]);
-		expect(item.json).toEqual({ ...handMade, signatureValid: true });
+		expect(item.json).toEqual({ ...handMade, signatureValid: true, statusVerified: false });
 	});
 
 	it.each([
@@ -62,10 +66,19 @@ describe('with its default parameters (the item’s own orderId, paymentId and s
 		['missing', ({ signature: _signature, ...item }: IDataObject) => item],
 		['empty', (item: IDataObject) => ({ ...item, signature: '' })],
 		['not a string', (item: IDataObject) => ({ ...item, signature: 12345 })],
-	])('a signature %s: the incoming fields plus signatureValid false, not an error', async (_label, change) => {
-		const changed = change({ ...handMade });
+	])('a signature %s: the incoming fields plus signatureValid false, not an error; confirming, nothing sent', async (_label, change) => {
+		const changed: IDataObject = change({ ...handMade });
 		const [item] = await verify([changed]);
-		expect(item.json).toEqual({ ...changed, signatureValid: false });
+		expect(item.json).toEqual({ ...changed, signatureValid: false, statusVerified: false });
+
+		// At the defaults (Confirm With Gateway on) an invalid signature is read nowhere: the claims set aside.
+		const { status, amount, ...rest } = changed;
+		const confirming = await runNode(sandbox, VERIFY, [changed]);
+		expect(confirming.error).toBeUndefined();
+		expect(confirming.items.map((output) => output.json)).toEqual([
+			{ ...rest, notifiedStatus: status, notifiedAmount: amount, signatureValid: false, statusVerified: false },
+		]);
+		expect(sandbox.requests).toHaveLength(0);
 	});
 
 	it('stray spaces around the values are trimmed for the check; the item keeps them', async () => {
@@ -76,7 +89,7 @@ describe('with its default parameters (the item’s own orderId, paymentId and s
 			signature: `${handMade.signature as string} \n`,
 		};
 		const [item] = await verify([spaced]);
-		expect(item.json).toEqual({ ...spaced, signatureValid: true });
+		expect(item.json).toEqual({ ...spaced, signatureValid: true, statusVerified: false });
 	});
 
 	it('several items: one result each, in order, paired to its input', async () => {
@@ -88,10 +101,10 @@ describe('with its default parameters (the item’s own orderId, paymentId and s
 		];
 		const results = await verify(items);
 		expect(results.map((item) => item.json)).toEqual([
-			{ ...record, signatureValid: true },
-			{ ...items[1], signatureValid: false },
-			{ ...handMade, signatureValid: true },
-			{ ...items[3], signatureValid: false },
+			{ ...record, signatureValid: true, statusVerified: false },
+			{ ...items[1], signatureValid: false, statusVerified: false },
+			{ ...handMade, signatureValid: true, statusVerified: false },
+			{ ...items[3], signatureValid: false, statusVerified: false },
 		]);
 		expect(results.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((index) => ({ item: index })));
 	});
@@ -104,7 +117,7 @@ it('takes the values from the parameters when they are set (e.g. a wrapped notif
 		paymentId: '={{ $json.data.paymentId }}',
 		signature: '={{ $json.data.signature }}',
 	});
-	expect(item.json).toEqual({ ...wrapped, signatureValid: true });
+	expect(item.json).toEqual({ ...wrapped, signatureValid: true, statusVerified: false });
 });
 
 it('an item without orderId is an error naming the field, or an error item with Continue On Fail', async () => {
@@ -112,7 +125,8 @@ it('an item without orderId is an error naming the field, or an error item with 
 	const failed = await runNode(sandbox, VERIFY, [withoutOrder]);
 	expect(failed.error?.message).toBe('Order ID (orderId) is required [item 0]');
 
-	const continued = await runNode(sandbox, VERIFY, [handMade, withoutOrder], { continueOnFail: true });
+	// The check alone: handMade's ids name no payment at the sandbox.
+	const continued = await runNode(sandbox, CHECK_ALONE, [handMade, withoutOrder], { continueOnFail: true });
 	expect(continued.items.map((item) => [item.json.signatureValid ?? item.json.error, item.pairedItem])).toEqual([
 		[true, { item: 0 }],
 		['Order ID (orderId) is required [item 1]', { item: 1 }],

@@ -116,10 +116,10 @@ describe('running untuned (no options set)', () => {
 		[1.1, 50],
 	])('typeVersion %s: 60 status reads go %s at a time', async (typeVersion, inFlight) => {
 		const orderId = await createOrder(sandbox);
-		// Long enough that fifty requests are out before the first answer, even on a busy machine.
-		sandbox.setLatency(typeVersion === 1 ? 0 : 2000);
 		sandbox.clearLog();
 		proxy.resetCount();
+		// Held until that many are out: no answer can come back before the last of them is sent, however busy the machine.
+		proxy.holdUntilInFlight(inFlight);
 		const result = await runNode(sandbox, statusRead, Array.from({ length: 60 }, () => ({ orderId })), viaProxy(typeVersion));
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.pairedItem)).toEqual(Array.from({ length: 60 }, (_unused, item) => ({ item })));
@@ -145,9 +145,9 @@ describe('running untuned (no options set)', () => {
 
 	it('typeVersion 1.2 with Concurrency set: exactly that many, as before', async () => {
 		const orderId = await createOrder(sandbox);
-		sandbox.setLatency(1000);
 		sandbox.clearLog();
 		proxy.resetCount();
+		proxy.holdUntilInFlight(7);
 		const parameters = { ...statusRead, options: { concurrency: 7 } };
 		const result = await runNode(sandbox, parameters, Array.from({ length: 30 }, () => ({ orderId })), viaProxy(1.2));
 		expect(result.error).toBeUndefined();

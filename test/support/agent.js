@@ -16,7 +16,8 @@ const { deepCopy, NodeConnectionTypes, Workflow, createRunExecutionData } = requ
 
 const { ensureSetup, internals } = require('./engine');
 
-const { HarnessNodeTypes, HarnessCredentialsHelper, harnessNode, registerNodeType, setUpCredentials, executeWorkflow } = internals;
+const { HarnessNodeTypes, HarnessCredentialsHelper, harnessNode, registerNodeType, setUpCredentials, executeWorkflow, latestVersion } =
+	internals;
 
 const AGENT_TYPE = 'n8n-nodes-harness.agent';
 const AGENT_NAME = 'Agent';
@@ -100,17 +101,18 @@ function scriptedAgent(calls, parallel = false) {
 
 /**
  * Runs the node as a tool and makes `calls` against it. Options as runWorkflow's (nodeType, credentialType,
- * credentials, parameters, nodeName, packageName, onError, retryOnFail, typeVersion: 1 unless given), plus `calls`
+ * credentials, parameters, nodeName, packageName, onError, retryOnFail, typeVersion: the node's newest unless given), plus `calls`
  * and `parallel`; `staticData` (the workflow's, as saved between executions), `mode` and `workflowId`.
  * Resolves with { answers: [{ answer } | { error }], tools: [{ name, description, arguments }], toolRuns, run, error }.
  */
 async function runAsTool(options) {
 	ensureSetup();
 	const { nodeType, parameters = {}, calls = [{}], parallel, nodeName = 'Payment Gateway', onError, retryOnFail, packageName } = options;
-	const { typeVersion = 1, staticData, mode = 'manual', workflowId = 'harness-agent-workflow' } = options;
+	const { staticData, mode = 'manual', workflowId = 'harness-agent-workflow' } = options;
 	const nodeTypes = new HarnessNodeTypes();
 	nodeTypes.register(AGENT_TYPE, scriptedAgent(calls, parallel));
-	const { fullTypeName } = registerNodeType(nodeTypes, toolVariantOf(nodeType), packageName);
+	const { nodeType: registered, fullTypeName } = registerNodeType(nodeTypes, toolVariantOf(nodeType), packageName);
+	const typeVersion = options.typeVersion ?? latestVersion(registered);
 
 	const credentialsHelper = new HarnessCredentialsHelper(nodeTypes);
 	const credentials = setUpCredentials(credentialsHelper, options);

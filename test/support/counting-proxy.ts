@@ -5,6 +5,11 @@ import type { AddressInfo } from 'node:net';
 /**
  * A pass-through HTTP proxy in front of the sandbox that counts requests in flight (from arrival until the
  * answer is fully sent) and can add a per-request delay. It observes the node from the network side only.
+ *
+ * That a node sends so many requests at once is a count a busy machine can move when answers may come back before
+ * the last of them is out. `holdUntilInFlight(n)` takes the timing out: every request is held until n are in flight
+ * together, then all pass. So `maxInFlight` reaches n whatever the load, and only the node can take it above n; a
+ * node that never has n out at once is held until the test's own time-out fails it.
  */
 export interface CountingProxy {
 	url: string;
@@ -12,21 +17,35 @@ export interface CountingProxy {
 	maxInFlight: number;
 	/** Milliseconds to hold a request (by its path and query) before passing it on. */
 	delayFor: (path: string) => number;
-	/** Starts a new count: no request in flight may be left over from an earlier run. */
+	/** Holds every request until `count` are in flight together, then lets them and all later ones pass. */
+	holdUntilInFlight(count: number): void;
+	/** Starts a new count: no request in flight may be left over from an earlier run. Lifts a hold. */
 	resetCount(): void;
 	close(): Promise<void>;
 }
 
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
 	const targetUrl = new URL(target);
+	/** The requests held, and how many must be in flight together before they pass; null: none held. */
+	let hold: { count: number; held: Array<() => void> } | null = null;
+	const releaseWhenFull = () => {
+		if (hold === null || proxy.inFlight < hold.count) return;
+		const { held } = hold;
+		hold = null;
+		for (const pass of held) pass();
+	};
 	const proxy: CountingProxy = {
 		url: '',
 		inFlight: 0,
 		maxInFlight: 0,
 		delayFor: () => 0,
+		holdUntilInFlight(count) {
+			hold = { count, held: [] };
+		},
 		resetCount() {
 			if (proxy.inFlight !== 0) throw new Error(`${proxy.inFlight} requests are still in flight`);
 			proxy.maxInFlight = 0;
+			hold = null;
 		},
 		close: async () => {},
 	};
@@ -43,7 +62,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
-			setTimeout(() => {
+			const pass = () => setTimeout(() => {
 				const upstream = http.request(
 					{
 						host: targetUrl.hostname,
@@ -63,6 +82,11 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 				});
 				upstream.end(Buffer.concat(chunks));
 			}, proxy.delayFor(req.url ?? ''));
+			if (hold === null) pass();
+			else {
+				hold.held.push(pass);
+				releaseWhenFull();
+			}
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

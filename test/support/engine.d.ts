@@ -36,7 +36,7 @@ export interface RunWorkflowOptions {
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	/** Node name in the workflow. Default: `description.defaults.name`. */
 	nodeName?: string;
-	/** Default: the node's latest version. */
+	/** Default: the version a node added in the editor gets (`defaultVersion`, else the highest). */
 	typeVersion?: number;
 	/** Prefix of the node type name. Default: `name` from the project's package.json. */
 	packageName?: string;
@@ -97,6 +97,12 @@ export interface RunWorkflowResult {
 }
 
 export function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkflowResult>;
+
+/**
+ * The typeVersion a node added in n8n's editor gets, read from the node type: a versioned type's current version,
+ * else its description's `defaultVersion`, else its highest `version`. runWorkflow's default.
+ */
+export function latestVersion(nodeType: INodeType | IVersionedNodeType): number;
 
 export interface RunListSearchOptions {
 	nodeType: NodeTypeInput;

@@ -143,9 +143,15 @@ const noOpDescription = {
 	properties: [],
 };
 
+/**
+ * The typeVersion a node added in n8n's editor gets, read from the node type itself so that it never goes stale: a
+ * versioned type's current version, else the description's defaultVersion, else its highest version. The harness
+ * runs nodes at it unless a test names another.
+ */
 function latestVersion(nodeType) {
 	if (nodeType.currentVersion !== undefined) return nodeType.currentVersion;
-	const { version } = nodeType.description;
+	const { version, defaultVersion } = nodeType.description;
+	if (defaultVersion !== undefined) return defaultVersion;
 	return Array.isArray(version) ? Math.max(...version) : version;
 }
 
@@ -925,6 +931,7 @@ module.exports = {
 	runListSearch,
 	testCredential,
 	ensureSetup,
+	latestVersion,
 	// The pieces runWorkflow is made of, for harnesses that start workflows another way (webhook.js).
 	internals: {
 		HarnessNodeTypes,

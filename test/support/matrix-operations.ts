@@ -229,10 +229,12 @@ export const OPERATIONS: OperationCase[] = [
 				signature: createHmac('sha256', secret).update(`${record.orderId}|${record.paymentId}`).digest('hex'),
 			}));
 			return {
-				parameters: { resource: 'status', operation: 'verifySignature' },
+				// The check alone: Confirm With Gateway, on by default since typeVersion 1.2, reads the payment as the
+				// trigger's re-check does, which has its own cells (trigger.recheck).
+				parameters: { resource: 'status', operation: 'verifySignature', confirmWithGateway: false },
 				items,
 				keys: [],
-				outputs: items.map((item) => ({ ...item, signatureValid: true })),
+				outputs: items.map((item) => ({ ...item, signatureValid: true, statusVerified: false })),
 			};
 		},
 	},

@@ -94,8 +94,11 @@ const leakTerms = (sandbox: Sandbox) => ({
 
 async function runNodeCell(cell: Cell, sandbox: Sandbox, prepared: Prepared) {
 	const thrown: unknown[] = [];
-	// Writes are asked too: their options do not list Max Retries, and n8n drops it before the node runs.
-	const options: IDataObject = { timeout: TIMEOUT, ...(cell.mode === 'retry' ? { maxRetries: MAX_RETRIES } : {}) };
+	// Max Retries as the mode says (the newest typeVersion retries reads 3 times when it is not set), and one item
+	// after the other (it sends them at once when Concurrency is not set): the fault is the middle item's, and a
+	// stopped run must not have sent the third. Writes are asked too: their options list neither, and n8n drops them
+	// before the node runs.
+	const options: IDataObject = { timeout: TIMEOUT, maxRetries: cell.mode === 'retry' ? MAX_RETRIES : 0, concurrency: 1 };
 	const result = await runNode(sandbox, { ...prepared.parameters, options }, prepared.items, {
 		nodeType: observedPaymentGateway(thrown),
 		continueOnFail: cell.mode !== 'stop',

@@ -20,7 +20,8 @@ const memory = () => {
 	return { js: usage.heapUsed + usage.external, rss: usage.rss };
 };
 
-const run = (options) => runWorkflow({ nodeType: PaymentGateway, credentialType: PaymentGatewayApi, typeVersion: 1, ...options });
+// At the node's newest typeVersion unless the options name another, as runNode runs it.
+const run = (options) => runWorkflow({ nodeType: PaymentGateway, credentialType: PaymentGatewayApi, ...options });
 
 process.on('message', async ({ warmUp, measure }) => {
 	if (warmUp) {
