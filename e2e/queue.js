@@ -24,7 +24,7 @@ const queue = require('./lib/queue');
 const { seconds, sleep } = require('./lib/processes');
 const { nodeItems, post } = require('./lib/rest');
 const { whereRan } = require('./queue/where-ran');
-const { connectClient, PATH: MCP_PATH, resultText, TRIGGER: MCP_TRIGGER, toolName, workflow: mcpWorkflow } = require('./mcp/workflow');
+const { closeClient, connectClient, PATH: MCP_PATH, resultText, TRIGGER: MCP_TRIGGER, toolName, workflow: mcpWorkflow } = require('./mcp/workflow');
 
 const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'queue', 'user');
 const ORDERS = 300;
@@ -292,7 +292,7 @@ check('5. the MCP Server Trigger through the webhook processor, a refund tool wi
 		assert.ok(moved >= 30, 'the budget is reached');
 		assert.ok(moved <= 30 * queue.WORKERS.length, `at most the budget once per worker: ${moved}`);
 	} finally {
-		await client.close();
+		await closeClient(client);
 	}
 });
 

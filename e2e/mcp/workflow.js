@@ -37,7 +37,16 @@ async function connectClient(url, name) {
 	throw new Error(`the MCP endpoint ${url} answers: ${lastError?.message}`);
 }
 
+/**
+ * Ends the client's session on the server too (HTTP DELETE), then closes it: a session n8n still holds can keep the
+ * process that serves it from stopping on SIGTERM.
+ */
+async function closeClient(client) {
+	await client.transport?.terminateSession?.().catch(() => {});
+	await client.close();
+}
+
 /** The text of a tools/call result. */
 const resultText = (result) => result.content?.map((part) => part.text ?? '').join('') ?? '';
 
-module.exports = { PATH, CREDENTIAL, TRIGGER, workflow, toolName, connectClient, resultText };
+module.exports = { PATH, CREDENTIAL, TRIGGER, workflow, toolName, connectClient, closeClient, resultText };
