@@ -6,6 +6,7 @@ import { REMEMBERED, Repeats, repeatKey } from '../../nodes/PaymentGatewayTrigge
 import type { StatusRecord } from '../support/fixtures';
 import { runNode } from '../support/fixtures';
 import { PAYMENT_STATUS, useTriggerBench } from '../support/trigger';
+import { until } from '../support/until';
 import type { StaticDataStore, WebhookServer } from '../support/webhook';
 
 // Repeats: gateways deliver at least once, and repeat. A payment in a confirmed status starts the workflow once.
@@ -50,11 +51,7 @@ const inStore = (store: StaticDataStore, records: StatusRecord[]) => {
 
 /** Waits until the sandbox has received the re-check of `paymentId`. */
 async function recheckArrived(paymentId: string): Promise<void> {
-	for (let tries = 0; tries < 500; tries++) {
-		if (bench.recheckRequests().some((request) => request.path.endsWith(`/${paymentId}`))) return;
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-	throw new Error(`no re-check of ${paymentId}`);
+	await until(() => bench.recheckRequests().some((request) => request.path.endsWith(`/${paymentId}`)), `the re-check of ${paymentId}`);
 }
 
 describe('the same notification again', () => {

@@ -56,13 +56,12 @@ test('wait: serves 2 at once and queues the rest, so each waits its turn: nothin
 	const { result: answers, most } = await mostServing(Promise.all(Array.from({ length: 6 }, () => checkStatus(orderId))));
 	expect(answers.map((res) => res.status)).toEqual([400, 400, 400, 400, 400, 400]);
 	expect(most).toBeLessThanOrEqual(2);
-	// Three turns of 200 ms each, by the sandbox's own clock: the last answer ended at least 600 ms after the first
-	// request arrived, and the last request to be served waited at least 400 ms.
+	// Three turns of 200 ms each, by the sandbox's own clock: two places, each serving one answer per 200 ms from the
+	// first arrival on, so the answers end two by two at least 200, 400 and 600 ms after it. Counted from the first
+	// arrival, not each request's own: on a busy machine the six arrive spread out, which only makes the wait shorter.
 	const received = Math.min(...sb().requests.map((entry) => entry.receivedAtMs));
-	const closed = Math.max(...sb().requests.map((entry) => entry.closedAtMs!));
-	expect(closed - received).toBeGreaterThanOrEqual(600 - 5);
-	const longest = Math.max(...sb().requests.map((entry) => entry.closedAtMs! - entry.receivedAtMs));
-	expect(longest).toBeGreaterThanOrEqual(600 - 5);
+	const ended = sb().requests.map((entry) => entry.closedAtMs! - received).sort((a, b) => a - b);
+	for (const [index, ms] of ended.entries()) expect(ms).toBeGreaterThanOrEqual(200 * Math.ceil((index + 1) / 2) - 5);
 });
 
 test('injected faults answer whatever the load, and hold no place', async () => {
