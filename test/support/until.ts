@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 /** After this long without the predicate holding, `until` says what it waits for (and goes on waiting). */
 const SAY_AFTER_MS = 10_000;
 
