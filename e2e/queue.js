@@ -26,7 +26,7 @@ const { nodeItems, post } = require('./lib/rest');
 const { whereRan } = require('./queue/where-ran');
 const { closeClient, connectClient, PATH: MCP_PATH, resultText, TRIGGER: MCP_TRIGGER, toolName, workflow: mcpWorkflow } = require('./mcp/workflow');
 
-const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'queue', 'user');
+const USER_FOLDER = path.join(paths.WORK, 'queue', 'user');
 const ORDERS = 300;
 const EXECUTIONS = 6;
 const LATENCY_MS = 50;

@@ -26,7 +26,7 @@ const { paths, PACKAGE_NAME } = require('./lib/package');
 const { seconds, tail } = require('./lib/processes');
 const { nodeItems, post } = require('./lib/rest');
 
-const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'user-folder');
+const USER_FOLDER = path.join(paths.WORK, 'user-folder');
 const WORKFLOW_DIR = path.resolve(paths.ROOT, process.env.E2E_WORKFLOWS_FROM || 'e2e/workflows');
 const NODE_TYPE = `${PACKAGE_NAME}.paymentGateway`;
 
@@ -130,7 +130,7 @@ for (const entry of byCli) {
 		const result = await n8n.execute(entry.workflow.id);
 		const output = path.join(n8n.logDir, `${entry.name}.out`);
 		fs.writeFileSync(output, `${result.stdout}\n--- stderr ---\n${result.stderr}`);
-		log(`${entry.name}: n8n execute took ${seconds(since)}; its output is in ${path.relative(paths.ROOT, output)}`);
+		log(`${entry.name}: n8n execute took ${seconds(since)}; its output is in ${output}`);
 		assert.equal(result.code, 0, `n8n execute exited with ${result.code} ${result.signal ?? ''}\n${tail(result.stdout + result.stderr, 25)}`);
 		await judge(entry, result.run?.data?.resultData?.runData, [...sandbox.requests], sandbox);
 	});

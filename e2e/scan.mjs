@@ -20,7 +20,7 @@ const { mustRun, onCleanUp } = require('./lib/processes');
 
 const ROOT = paths.ROOT;
 const SRC = path.join(ROOT, 'e2e', 'scanner');
-const DEST = path.join(ROOT, '.e2e', 'scanner');
+const DEST = path.join(paths.WORK, 'scanner');
 const requireFromScanner = createRequire(path.join(DEST, 'package.json'));
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 const s = {};

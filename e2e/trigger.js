@@ -15,7 +15,7 @@ const { DECLINED_CARD, cardPayment, inPool, notificationOf, notified, postAtOnce
 const { paths } = require('./lib/package');
 const { nodeItems, post } = require('./lib/rest');
 
-const USER_FOLDER = path.join(paths.ROOT, '.e2e', 'trigger', 'user');
+const USER_FOLDER = path.join(paths.WORK, 'trigger', 'user');
 const load = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, 'trigger', `${name}.json`), 'utf8'));
 
 const s = { stored: [], counts: {} };
