@@ -32,8 +32,11 @@ function n8nInstallOf(version) {
 const { dir: N8N_DIR, nodeBinDir: NODE_BIN_DIR, node: NODE } = n8nInstallOf(N8N_VERSION);
 const paths = { ROOT, WORK, CLONE_KEY, N8N_VERSION, N8N_DIR, NODE_BIN_DIR, NODE, N8N_BIN: path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n') };
 
-/** A module of the n8n install (e.g. `flatted`, the format n8n stores and answers execution data in). */
-const requireFromN8n = (id) => createRequire(path.join(N8N_DIR, 'package.json'))(id);
+/**
+ * A module of the n8n install (e.g. `flatted`, the format n8n stores and answers execution data in); without an install
+ * (the unit tests of a clean clone), the clone's own copy, which n8n-core brings.
+ */
+const requireFromN8n = (id) => createRequire(path.join(N8N_DIR, 'package.json'))(require.resolve(id, { paths: [N8N_DIR, ROOT] }));
 
 /** n8n and its Node.js in N8N_DIR (install-n8n.sh skips what is already there); E2E_SKIP_INSTALL=1 skips the call. */
 async function ensureN8n({ log = console.log } = {}) {
