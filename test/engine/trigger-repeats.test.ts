@@ -2,11 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PaymentGatewayTrigger } from '../../nodes/PaymentGatewayTrigger/PaymentGatewayTrigger.node';
 import { REMEMBERED, Repeats, repeatKey } from '../../nodes/PaymentGatewayTrigger/repeats';
+import type { CountingProxy } from '../support/counting-proxy';
+import { startCountingProxy } from '../support/counting-proxy';
 import type { StatusRecord } from '../support/fixtures';
-import { runNode } from '../support/fixtures';
+import { runNode, sandboxCredentials } from '../support/fixtures';
 import { PAYMENT_STATUS, useTriggerBench } from '../support/trigger';
 import { until } from '../support/until';
-import type { StaticDataStore, WebhookServer } from '../support/webhook';
+import type { StaticDataStore, WebhookServer, WebhookServerOptions } from '../support/webhook';
 
 // Repeats: gateways deliver at least once, and repeat. A payment in a confirmed status starts the workflow once.
 // The store is the workflow's static data, which the harness keeps as n8n does: read whole as each request starts,
@@ -205,6 +207,21 @@ describe('the same notification again', () => {
 });
 
 describe('notifications handled at the same time do not make the trigger forget one (last save wins)', () => {
+	// Each request reads the store as it starts and saves after its re-check's answer. Where a test needs every read
+	// before any save, the proxy holds the re-checks until all are out, however busy the machine (a slow sandbox did
+	// not make sure of it under load).
+	let proxy: CountingProxy;
+	beforeAll(async () => {
+		proxy = await startCountingProxy(bench.sandbox.url);
+	});
+	afterAll(async () => await proxy.close());
+	/** A process on `store` that reaches the gateway through the proxy. */
+	const throughProxy = (store: StaticDataStore): Partial<WebhookServerOptions> => ({
+		nodeType: triggerOfAnotherProcess(),
+		store,
+		credentials: sandboxCredentials(bench.sandbox, { baseUrl: proxy.url + new URL(bench.sandbox.baseUrl).pathname, checkoutBaseUrl: proxy.url }),
+	});
+
 	it('ten different at once, then each again: ten executions, then none; the store holds all ten', async () => {
 		const records = await Promise.all(Array.from({ length: 10 }, async () => await paid()));
 		bench.sandbox.setLatency(300);
@@ -316,10 +333,10 @@ describe('notifications handled at the same time do not make the trigger forget 
 		/** Runs the ten and ten at once; the store then holds only the last saver's ten. */
 		async function tenEachAtOnce(a: WebhookServer, b: WebhookServer, records: StatusRecord[]) {
 			const [ofA, ofB] = [records.slice(0, 10), records.slice(10)];
-			bench.sandbox.setLatency(300);
+			proxy.resetCount();
+			proxy.holdUntilInFlight(20);
 			await Promise.all([allAtOnce(a, ofA), allAtOnce(b, ofB)]);
 			await Promise.all([a.idle(), b.idle()]);
-			bench.sandbox.setLatency(0);
 			expect([a.executions.length, b.executions.length]).toEqual([10, 10]);
 			const lastSaverIsA = inStore(store(a), ofA).length === 10;
 			expect(inStore(store(a), lastSaverIsA ? ofB : ofA)).toEqual([]);
@@ -353,10 +370,10 @@ describe('notifications handled at the same time do not make the trigger forget 
 							}
 							expect([last.executions.length, other.executions.length]).toEqual([0, 0]);
 						},
-						{ nodeType: triggerOfAnotherProcess(), store: shared },
+						throughProxy(shared),
 					);
 				},
-				{ nodeType: triggerOfAnotherProcess(), store: shared },
+				throughProxy(shared),
 			);
 		});
 
@@ -373,10 +390,10 @@ describe('notifications handled at the same time do not make the trigger forget 
 							ofOther = run.ofOther;
 							await then(run.other);
 						},
-						{ nodeType: triggerOfAnotherProcess(), store: shared },
+						throughProxy(shared),
 					);
 				},
-				{ nodeType: triggerOfAnotherProcess(), store: shared },
+				throughProxy(shared),
 			);
 			return ofOther;
 		}
@@ -417,8 +434,9 @@ describe('notifications handled at the same time do not make the trigger forget 
 	it('identical deliveries at the very same moment to two processes: one execution each (measured, documented)', async () => {
 		const store: StaticDataStore = { staticData: {} };
 		const record = await paid();
-		bench.sandbox.setLatency(300);
-		const processes = [triggerOfAnotherProcess(), triggerOfAnotherProcess()];
+		// One re-check per process (a process's identical deliveries share one): both read the store before either saves.
+		proxy.resetCount();
+		proxy.holdUntilInFlight(2);
 		const servers: WebhookServer[] = [];
 		await bench.withServer(
 			{},
@@ -432,16 +450,15 @@ describe('notifications handled at the same time do not make the trigger forget 
 						await Promise.all([a.idle(), b.idle()]);
 						expect([a.executions.length, b.executions.length]).toEqual([1, 1]);
 						// Once either has saved, a third delivery to either is a repeat.
-						bench.sandbox.setLatency(0);
 						await notify(a, record);
 						await notify(b, record);
 						await Promise.all([a.idle(), b.idle()]);
 						expect([a.executions.length, b.executions.length]).toEqual([1, 1]);
 					},
-					{ nodeType: processes[1], store },
+					throughProxy(store),
 				);
 			},
-			{ nodeType: processes[0], store },
+			throughProxy(store),
 		);
 		expect(servers).toHaveLength(2);
 	});
