@@ -20,11 +20,10 @@ const { test } = require('node:test');
 const { approvalRequest, clickButton, openChatSocket, sendMessage } = require('./agent/chat');
 const { startModel } = require('./agent/model');
 const { modelRequestTexts, TOOL_CALL_ARGUMENTS } = require('./agent/stored');
-const { toolName } = require('./mcp/workflow');
-const { sandboxSecrets, searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { assertOtpOnlyPayment, assertToolRefused, toolName } = require('./mcp/workflow');
+const { has, sandboxSecrets, searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLES_DIR, unknownTypes } = require('./lib/examples');
 const { cardPayment, gatewayRequest, paidPayment, unpaidOrder } = require('./lib/gateway');
-const { decryptCardDetails } = require('../sandbox/checks');
 const { searchTexts } = require('./lib/leaks');
 const { paths } = require('./lib/package');
 const { onCleanUp, parseJson, sleep } = require('./lib/processes');
@@ -48,36 +47,29 @@ const { step, check, log } = story('agent');
 const secrets = () => sandboxSecrets(s.sandbox, { cards: [CARD] });
 
 /**
- * One chat message whose conversation the stand-in scripts: call `tool` with `args`, then answer quoting the tool.
- * Resolves with the chat caller's answer, the sandbox requests meanwhile, the tool messages n8n gave the model, and
- * the tools the model was offered.
+ * One chat message whose conversation the stand-in scripts: call `tool` with `args` (`times` at once, as a model asks
+ * for parallel tool calls), then answer quoting the tool. Resolves with the chat caller's answer, the sandbox requests
+ * meanwhile, the tool messages n8n gave the model, and the tools the model was offered.
  */
-async function turn(url, chatInput, tool, args, calls) {
-	s.model.script(chatInput, calls ? { calls: calls.map((one) => ({ ...one, tool: toolName(one.tool) })) } : { tool: toolName(tool), args });
+async function turn(url, chatInput, tool, args, times = 1) {
+	s.model.script(chatInput, Array(times).fill({ tool: toolName(tool), args }));
 	const before = s.sandbox.requests.length;
 	const res = await sendMessage(url, { sessionId: `agent-check-${before}`, chatInput });
-	const [first] = s.model.conversation(chatInput);
-	const offered = (first?.body.tools ?? []).map((offer) => offer.function);
+	const offered = (s.model.conversation(chatInput)[0]?.body.tools ?? []).map((offer) => offer.function);
 	return { res, sent: s.sandbox.requests.slice(before), answers: s.model.toolAnswers(chatInput), offered };
 }
 
 /** The final answer the chat caller got must be the stand-in's, quoting the tool's one answer. */
 function assertFinalAnswer({ res, answers }) {
-	assert.equal(res.status, 200);
-	assert.equal(answers.length, 1, 'one tool message');
+	assert.deepEqual([res.status, answers.length], [200, 1], 'HTTP 200, one tool message');
 	assert.equal(res.json?.output, `The tool answered: ${answers[0]}`, "the agent's final answer, quoting the tool, reaches the chat caller");
 }
 
-/**
- * A refusal as the model reads it (n8n's error item, the node's words), and nothing at the sandbox; `read`: the one
- * request a refund refused for its payment's currency costs, the read of that payment.
- */
-function assertRefusal(label, result, says, read) {
-	s.refused.push({ label, requests: result.sent.filter((request) => request.apiPath !== read).length });
+/** A refusal as the model reads it: n8n's error item, in the node's words from its start (mcp/workflow.js `assertToolRefused`). */
+function assertRefusal(label, result, says, reads) {
 	const error = parseJson(result.answers[0] ?? '')?.[0]?.error ?? '';
-	const unsent = read ? 'No refund was sent; only the payment was read' : 'Nothing was sent to the payment gateway';
-	assert.ok(/^Refused: /.test(error) && says.test(error) && error.includes(unsent), `the tool message: ${result.answers[0]?.slice(0, 300)}`);
-	assert.deepEqual(result.sent.map((request) => request.apiPath), read ? [read] : [], 'requests at the sandbox');
+	assert.match(error, /^Refused: /, `the tool message: ${result.answers[0]?.slice(0, 300)}`);
+	assertToolRefused(s.refused, label, { text: error, sent: result.sent }, says, reads);
 	assertFinalAnswer(result);
 }
 
@@ -90,11 +82,13 @@ async function say(chatInput) {
 	const sessionId = `support-agent-${before}`;
 	const res = await sendMessage(s.chatUrl, { sessionId, chatInput, cookie: `n8n-auth=${s.session.token}` });
 	assert.ok(res.status === 200 && res.json?.executionStarted === true, `the hosted chat starts an execution: HTTP ${res.status} ${res.text.slice(0, 200)}`);
-	const { executionId, resumeToken } = res.json;
-	return { executionId, before, socket: openChatSocket(s.server.url, { sessionId, executionId, resumeToken }) };
+	return { executionId: res.json.executionId, before, socket: openChatSocket(s.server.url, { sessionId, ...res.json }) };
 }
 
 const refundsSince = (before) => s.sandbox.requests.slice(before).filter((request) => request.apiPath === REFUND_PATH);
+/** The amounts of the refunds among `sent`, the sandbox's requests. */
+const refundAmounts = (sent) => sent.filter((request) => request.apiPath === REFUND_PATH).map((request) => parseJson(request.body)?.amount);
+const readOf = (paymentId) => `/transaction/status/${paymentId}`;
 
 /**
  * A refund through the example's chat: the approval request (the payment, the amount with its currency, the limit,
@@ -156,9 +150,8 @@ check('(a) Status → Get by Order ID as a tool, the order id from $fromAI: the 
 	assert.match(described.Refund_Without_Limit ?? '', /moves money/);
 	const records = parseJson(result.answers[0] ?? '');
 	assert.ok(Array.isArray(records) && records.length === 1, `one record as the tool message: ${result.answers[0]?.slice(0, 300)}`);
-	const [record] = records;
-	assert.deepEqual([record.orderId, record.paymentId, record.status, record.amount], [paid.orderId, paid.paymentId, 'success', 25.5]);
-	assert.ok(!('signature' in record) && !('paymentDetails' in record), 'simplified: no signature, no nesting');
+	const fields = { orderId: paid.orderId, paymentId: paid.paymentId, status: 'success', amount: 25.5, signature: undefined, paymentDetails: undefined };
+	has(records[0], fields, 'simplified: no signature, no nesting');
 	assert.deepEqual(result.sent.map((r) => r.apiPath), ['/nac/api/v1/pg/orders/check-status']);
 	assertFinalAnswer(result);
 });
@@ -169,27 +162,24 @@ check('(b) Transaction → Refund as a tool: refused above Maximum Amount per Ca
 	assertRefusal('refund of 10 at Maximum Amount per Call 5', await ask(10, 'Refund Up To 5', 'limit 5'), /a refund of 10 USD is above this tool's Maximum Amount per Call of 5 USD/);
 	assertRefusal('refund of 1 at the default Maximum Amount per Call 0', await ask(1, 'Refund Without Limit', 'limit left at 0'), /Maximum Amount per Call is 0/);
 	const under = await ask(4, 'Refund Up To 5', 'limit 5, under it');
-	const read = `/transaction/status/${paid.paymentId}`;
-	assert.deepEqual(under.sent.map((r) => [r.apiPath, parseJson(r.body)?.amount]), [[read, undefined], [REFUND_PATH, 4]], 'the payment read for its currency, then exactly one refund request, of 4');
+	const sent = under.sent.map((r) => [r.apiPath, parseJson(r.body)?.amount]);
+	assert.deepEqual(sent, [[readOf(paid.paymentId), undefined], [REFUND_PATH, 4]], 'the payment read for its currency, then exactly one refund request, of 4');
 	const [refund] = parseJson(under.answers[0] ?? '') ?? [];
 	assert.deepEqual([refund?.paymentId, refund?.amount, refund?.paymentStatus], [paid.paymentId, 4, 'partially_refunded'], 'the refund comes back to the model');
 	assert.ok(refund.refundId, 'with its refundId');
 	assertFinalAnswer(under);
-	const after = await gatewayRequest(s.sandbox, 'GET', `/transaction/status/${encodeURIComponent(paid.paymentId)}`);
+	const after = await gatewayRequest(s.sandbox, 'GET', readOf(encodeURIComponent(paid.paymentId)));
 	assert.equal(after.body?.data?.paymentStatus, 'partially_refunded', 'the gateway holds the payment partially refunded');
 });
 
 check('(b) two refunds of 3 asked at once under Maximum Total per Execution 5 (the default: Maximum Amount per Call): one sent, one refused', async () => {
 	const paid = await paidPayment(s.sandbox, { amount: 20, receiptId: 'AGENT-BUDGET-1' });
-	const args = { paymentId: paid.paymentId, amount: 3 };
-	const both = [{ tool: 'Refund Up To 5', args }, { tool: 'Refund Up To 5', args }];
-	const result = await turn(s.urls.refunds, `Refund 3 twice of payment ${paid.paymentId}`, undefined, undefined, both);
+	const result = await turn(s.urls.refunds, `Refund 3 twice of payment ${paid.paymentId}`, 'Refund Up To 5', { paymentId: paid.paymentId, amount: 3 }, 2);
 	assert.equal(result.answers.length, 2, `two tool messages: ${result.answers.join(' | ').slice(0, 300)}`);
 	const errors = result.answers.map((answer) => parseJson(answer)?.[0]?.error).filter(Boolean);
 	assert.equal(errors.length, 1, result.answers.join(' | ').slice(0, 400));
 	assert.match(errors[0], /^Refused: a refund of 3 USD would take this tool above its Maximum Total per Execution of 5 USD: it has moved (0|3) USD in this execution/);
-	const refunds = result.sent.filter((request) => request.apiPath === REFUND_PATH);
-	assert.deepEqual(refunds.map((r) => parseJson(r.body)?.amount), [3], 'exactly one refund of 3');
+	assert.deepEqual(refundAmounts(result.sent), [3], 'exactly one refund of 3');
 	// The refused call sent nothing: the one read is the sent refund's.
 	s.refused.push({ label: 'second refund of 3 over the total of 5', requests: result.sent.length - 2 });
 	assert.equal(result.res.status, 200);
@@ -198,7 +188,7 @@ check('(b) two refunds of 3 asked at once under Maximum Total per Execution 5 (t
 check('(b) a refund of a payment in EUR through a tool limited in USD: refused after reading the payment, no refund sent', async () => {
 	const paid = await paidPayment(s.sandbox, { amount: 20, receiptId: 'AGENT-EUR-1', currency: 'EUR' });
 	const result = await turn(s.urls.refunds, `Refund 2 of payment ${paid.paymentId} (in euro)`, 'Refund Up To 5', { paymentId: paid.paymentId, amount: 2 });
-	assertRefusal('refund of a payment in EUR', result, /the payment is in EUR, and this tool's limits are in USD \(Limit Currency\)/, `/transaction/status/${paid.paymentId}`);
+	assertRefusal('refund of a payment in EUR', result, /the payment is in EUR, and this tool's limits are in USD \(Limit Currency\)/, [readOf(paid.paymentId)]);
 });
 
 check('(c) Transaction → Initiate as a tool with card details from the model: refused, and no card data in the answers', async () => {
@@ -227,12 +217,7 @@ check('(c) a stored card with OTP Only: the model is asked for no CVV, one given
 	const result = await turn(s.urls.card, `Pay order ${s.tokenOrderId} with the stored card`, 'Pay Stored Card', args);
 	const offered = result.offered.find((tool) => tool.name === 'Pay_Stored_Card');
 	assert.deepEqual(Object.keys(offered?.parameters?.properties ?? {}).sort(), ['amount', 'currency', 'digitalCardId', 'orderId'], 'no cvv argument offered');
-	const [sent, ...more] = result.sent;
-	assert.equal(more.length, 0);
-	assert.equal(sent?.apiPath, '/transaction/initiate');
-	const body = parseJson(sent.body);
-	assert.deepEqual([body.skipCVVandOTP, body.skipCVVOnlyFlag], [false, true], 'OTP only: the customer confirms');
-	assert.deepEqual(decryptCardDetails(body.encryptedCardDetails, s.sandbox.cardEncryptionKey), { digitalCardId: s.digitalCardId }, 'no CVV sent');
+	assertOtpOnlyPayment(result.sent, s.sandbox, s.digitalCardId);
 	assert.equal(parseJson(result.answers[0] ?? '')?.[0]?.paymentStatus, 'pending');
 	assertFinalAnswer(result);
 });
@@ -241,8 +226,7 @@ check('(d) support-agent.json imported with n8n import:workflow: every node type
 	assert.deepEqual(await unknownTypes(s.session, s.example), [], 'node types n8n does not know');
 	const stored = await s.session.data('GET', `/rest/workflows/${s.example.id}`);
 	const ids = stored.nodes.flatMap((node) => Object.values(node.credentials ?? {}).map((credential) => credential.id));
-	assert.equal(ids.length, 3);
-	assert.ok(ids.every((id) => [CREDENTIALS.gateway.id, CREDENTIALS.model.id].includes(id)), ids.join(', '));
+	assert.deepEqual(ids.map((id) => [CREDENTIALS.gateway.id, CREDENTIALS.model.id].includes(id)), [true, true, true], ids.join(', '));
 	assert.equal(stored.nodes.find((node) => node.name === 'Refund Payment')?.parameters.toolMaxAmount, LIMIT);
 });
 
@@ -263,12 +247,11 @@ check("(d) Order Status answered in the chat without a review, with the order's 
 });
 
 check('(d) a sentence the stand-in does not read is answered with the two it does, and no tool runs', async () => {
-	const before = s.sandbox.requests.length;
 	const chat = await say('Hello, what can you do?');
 	const answer = await chat.socket.next((message) => message.includes('I understand two sentences') || Boolean(approvalRequest(message)));
 	chat.socket.close();
 	assert.ok(answer?.includes('"What is the status of order <orderId>?"') && answer.includes('"Refund <amount> <currency> of payment <paymentId>"'), `${answer}`);
-	assert.equal(s.sandbox.requests.length, before, 'requests at the sandbox');
+	assert.equal(s.sandbox.requests.length, chat.before, 'requests at the sandbox');
 });
 
 check('(d) a refund of 10 approved in the chat: the execution waits for it, then exactly one refund of 10, in the answer', async () => {
@@ -297,8 +280,7 @@ check('(b) Maximum Total per Day 15 (10 per call): chat messages, each its own e
 	const sent = [];
 	for (const [index, amount] of [6, 6, 6, 3].entries()) {
 		const result = await turn(s.urls.refunds, `Refund ${amount} of payment ${paid.paymentId} (message ${index + 1} of the day)`, 'Refund With Day 15', { paymentId: paid.paymentId, amount });
-		const refunds = result.sent.filter((request) => request.apiPath === REFUND_PATH).map((request) => parseJson(request.body)?.amount);
-		sent.push(refunds);
+		sent.push(refundAmounts(result.sent));
 		if (index === 2) {
 			const error = parseJson(result.answers[0] ?? '')?.[0]?.error ?? '';
 			assert.match(error, /^Refused: a refund of 6 USD would take this tool above its Maximum Total per Day of 15 USD: it has moved 12 USD in the last 24 hours, 3 USD left\./, result.answers[0]);

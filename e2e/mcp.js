@@ -12,10 +12,9 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { decryptCardDetails } = require('../sandbox/checks');
-const { connectClient, CREDENTIAL, PATH, resultText, TRIGGER, toolName, workflow } = require('./mcp/workflow');
+const { assertOtpOnlyPayment, assertToolRefused, connectClient, CREDENTIAL, PATH, resultText, TRIGGER, toolName, workflow } = require('./mcp/workflow');
 const { mcpArgumentsRule, placesOf } = require('./mcp/stored');
-const { searchLeaks, setUp, startN8n, story } = require('./lib/check');
+const { has, searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { cardPayment, paidPayment, unpaidOrder } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { onCleanUp, parseJson } = require('./lib/processes');
@@ -25,7 +24,6 @@ const USER_FOLDER = path.join(paths.WORK, 'mcp', 'user');
 /** The card the client gives in (e): the sandbox's approved test card, an expiry nothing else uses. */
 const CARD = { given: 'by the MCP client in (e)', cardNumber: '4111111111111111', cardExpMonth: '10', cardExpYear: '32', cardCVV: '' };
 const REFUND_PATH = '/transaction/refund';
-const INITIATE_PATH = '/transaction/initiate';
 
 const s = { refused: [], calls: 0 };
 const { step, check, log } = story('mcp');
@@ -39,27 +37,34 @@ async function call(nodeName, args) {
 	return { isError: result.isError === true, text, json: parseJson(text), sent: s.sandbox.requests.slice(before) };
 }
 
-/** A refusal as the client reads it (an error result in the node's words), and what reached the sandbox. */
-function assertRefused(label, result, says, { reads = [] } = {}) {
-	s.refused.push({ label, requests: result.sent.filter((request) => !reads.includes(request.apiPath)).length, reads: result.sent.length });
+/** A refusal as the client reads it: an error result, in the node's words (mcp/workflow.js `assertToolRefused`). */
+function assertRefused(label, result, says, reads) {
 	assert.ok(result.isError, `an error result: ${result.text.slice(0, 300)}`);
-	assert.match(result.text, /Refused: /);
-	assert.match(result.text, says);
-	assert.deepEqual(result.sent.map((request) => request.apiPath), reads, 'requests at the sandbox');
+	assertToolRefused(s.refused, label, result, says, reads);
 }
 
 const readOf = (paymentId) => `/transaction/status/${paymentId}`;
 
+/** The SDK client connected to n8n's MCP endpoint, `s.client`, closed at clean-up. */
+async function connect() {
+	s.url = `${s.server.url}/mcp/${PATH}`;
+	const client = await connectClient(s.url, 'payment-gateway-mcp-check');
+	onCleanUp(() => client.close());
+	s.client = client;
+}
+
+const refundsOf = (result) => result.sent.filter((request) => request.apiPath === REFUND_PATH).length;
+/** A refund of 10 of the payment of (j) through Refund With Day 30. */
+const refundTen = () => call('Refund With Day 30', { paymentId: s.dayPayment.paymentId, amount: 10 });
+
 step('the packed package in n8n; the MCP workflow published; the SDK client connected over Streamable HTTP', async () => {
 	await setUp(s, USER_FOLDER, { log, credentials: (sandbox) => [{ ...CREDENTIAL, data: sandbox.credentialData() }] });
 	await startN8n(s);
-	s.workflow = workflow();
-	const created = await s.session.createWorkflow(s.workflow);
-	s.workflowId = created.id;
-	s.stored = [{ ...s.workflow, id: created.id }];
-	await s.session.activateWorkflow(created.id);
-	s.url = `${s.server.url}/mcp/${PATH}`;
-	s.client = await connect();
+	const definition = workflow();
+	s.workflowId = (await s.session.createWorkflow(definition)).id;
+	s.stored = [{ ...definition, id: s.workflowId }];
+	await s.session.activateWorkflow(s.workflowId);
+	await connect();
 	log(`MCP client connected to ${s.url}`);
 });
 
@@ -71,9 +76,8 @@ check('(a) tools/list: every tool, described by its operation; the stored-card t
 	assert.match(byName.Refund_Up_To_10.description, /moves money back to the customer/);
 	assert.match(byName.Pay_With_Stored_Card.description, /once the customer confirms it with a one-time password/);
 	const args = (name) => Object.keys(byName[name].inputSchema?.properties ?? {}).sort();
-	assert.deepEqual(args('Refund_Up_To_10'), ['amount', 'paymentId']);
 	// The CVV field is hidden in tool mode: n8n drops its $fromAI() when it loads the workflow, so no client is asked.
-	assert.deepEqual(args('Pay_With_Stored_Card'), ['amount', 'currency', 'digitalCardId', 'orderId']);
+	assert.deepEqual([args('Refund_Up_To_10'), args('Pay_With_Stored_Card')], [['amount', 'paymentId'], ['amount', 'currency', 'digitalCardId', 'orderId']]);
 	log(`offered: ${tools.map((tool) => `${tool.name}(${args(tool.name).join(', ')})`).join('; ')}`);
 });
 
@@ -81,9 +85,7 @@ check('(b) Status → Get by Payment ID: the simplified record comes back to the
 	s.payment = await paidPayment(s.sandbox, { amount: 40, receiptId: 'MCP-REFUND-1' });
 	const result = await call('Payment Status', { paymentId: s.payment.paymentId });
 	assert.ok(!result.isError, result.text.slice(0, 300));
-	const [record] = result.json ?? [];
-	assert.deepEqual([record?.paymentId, record?.status, record?.amount], [s.payment.paymentId, 'success', 40]);
-	assert.ok(!('signature' in record), 'simplified: no signature');
+	has(result.json?.[0], { paymentId: s.payment.paymentId, status: 'success', amount: 40, signature: undefined }, 'simplified: no signature');
 	assert.deepEqual(result.sent.map((request) => request.apiPath), [readOf(s.payment.paymentId)]);
 });
 
@@ -114,7 +116,7 @@ check('(c) Maximum Total per Execution 5: a refund of 8 (under the 10 per call) 
 check('(d) a refund of a payment in EUR through a tool limited in USD: refused after reading the payment, no refund sent', async () => {
 	const euro = await paidPayment(s.sandbox, { amount: 20, receiptId: 'MCP-EUR-1', currency: 'EUR' });
 	const result = await call('Refund Up To 10', { paymentId: euro.paymentId, amount: 3 });
-	assertRefused('refund of a payment in EUR', result, /the payment is in EUR, and this tool's limits are in USD \(Limit Currency\)\. No refund was sent; only the payment was read/, { reads: [readOf(euro.paymentId)] });
+	assertRefused('refund of a payment in EUR', result, /the payment is in EUR, and this tool's limits are in USD \(Limit Currency\)/, [readOf(euro.paymentId)]);
 });
 
 check('(e) card details from the client: refused, nothing sent', async () => {
@@ -123,7 +125,6 @@ check('(e) card details from the client: refused, nothing sent', async () => {
 	const result = await call('Pay With Card', { orderId, cardNumber, cardExpMonth, cardExpYear, amount: 12 });
 	assertRefused('card payment', result, /an AI agent's tool may not pay with card details/);
 	assert.ok(!result.text.includes(cardNumber.slice(6)), 'the card number is not in the answer');
-	s.cardOrderId = orderId;
 });
 
 check('(f) a stored card with Customer Authentication "None" or "CVV and OTP": refused, nothing sent', async () => {
@@ -143,69 +144,55 @@ check('(g) a stored card with OTP Only: in EUR refused unsent; in USD one paymen
 	assert.ok(!paid.isError, paid.text.slice(0, 300));
 	assert.deepEqual([paid.json?.[0]?.orderId, paid.json?.[0]?.paymentStatus], [s.tokenOrderId, 'pending']);
 	assert.ok(paid.json?.[0]?.redirectionData?.formData, 'the confirmation page for the customer');
-	const [sent, ...more] = paid.sent;
-	assert.equal(more.length, 0);
-	assert.equal(sent.apiPath, INITIATE_PATH);
-	const body = parseJson(sent.body);
-	assert.deepEqual([body.skipCVVandOTP, body.skipCVVOnlyFlag], [false, true], 'OTP only: the customer confirms');
-	assert.deepEqual(decryptCardDetails(body.encryptedCardDetails, s.sandbox.cardEncryptionKey), { digitalCardId: s.digitalCardId }, 'no CVV sent');
+	assertOtpOnlyPayment(paid.sent, s.sandbox, s.digitalCardId);
 });
 
 check('(h) 0 requests at the sandbox from each refused call (a refund of a payment in EUR: only its read)', () => {
 	for (const { label, requests, reads } of s.refused) log(`${label}: ${requests} writes, ${reads} requests in all`);
-	assert.deepEqual(s.refused.map(({ requests }) => requests), s.refused.map(() => 0));
-	assert.equal(s.refused.reduce((sum, { reads }) => sum + reads, 0), 1, 'one read in all');
-	assert.equal(s.refused.length, 7);
+	// [writes, requests] of (c) above the limit, (c) over the total, (d) in EUR (its read), (e), (f) twice, (g) in EUR.
+	const expected = [[0, 0], [0, 0], [0, 1], [0, 0], [0, 0], [0, 0], [0, 0]];
+	assert.deepEqual(s.refused.map(({ requests, reads }) => [requests, reads]), expected, 'writes and requests of each of the 7: one read in all');
 });
 
 check('(i) n8n keeps the client\'s arguments of a call in three places of its execution, "success" also when refused', async () => {
 	const executions = await s.session.finishedExecutions(s.workflowId, s.calls, { timeoutMs: 60_000 });
 	log(`${executions.length} executions for ${s.calls} tools/call requests: ${[...new Set(executions.map((execution) => execution.status))].join(', ')}`);
-	let cardExecution;
-	for (const { id } of executions) {
-		const execution = await s.session.execution(id);
-		if (JSON.stringify(execution.data).includes(CARD.cardNumber)) cardExecution = execution;
-	}
+	const withData = await Promise.all(executions.map(({ id }) => s.session.execution(id)));
+	const cardExecution = withData.findLast((execution) => JSON.stringify(execution.data).includes(CARD.cardNumber));
 	assert.ok(cardExecution, 'the execution of the card call');
 	const places = placesOf(cardExecution.data, CARD.cardNumber, TRIGGER);
 	log(`the card number the client gave in (e) is kept in: ${places.join('; ')}`);
 	assert.deepEqual([...new Set(places.map((place) => place.split(' ')[0]))].sort(), ['failure-output', 'tool-input', 'trigger-output']);
-	assert.equal(executions.length, s.calls, 'one execution per tools/call');
-	assert.ok(executions.every((execution) => execution.status === 'success'), 'every one "success", also those refused');
+	const statuses = executions.map((execution) => execution.status);
+	assert.deepEqual(statuses, Array(s.calls).fill('success'), 'one execution per tools/call, every one "success", also those refused');
 });
 
-/** The SDK client connected to the MCP endpoint, closed at clean-up. */
-async function connect() {
-	const client = await connectClient(s.url, 'payment-gateway-mcp-check');
-	onCleanUp(() => client.close());
-	return client;
-}
-
-const refundsOf = (result) => result.sent.filter((request) => request.apiPath === REFUND_PATH).length;
-
 check('(j) Maximum Total per Day 30 (10 per call, 10 per execution), a payment of 500: 8 calls one at a time send exactly 3 refunds; 4 at once send none', async () => {
-	const payment = await paidPayment(s.sandbox, { amount: 500, receiptId: 'MCP-DAY-1' });
-	s.dayPayment = payment;
+	s.dayPayment = await paidPayment(s.sandbox, { amount: 500, receiptId: 'MCP-DAY-1' });
 	const one = [];
-	for (let index = 0; index < 8; index++) one.push(await call('Refund With Day 30', { paymentId: payment.paymentId, amount: 10 }));
+	for (let index = 0; index < 8; index++) one.push(await refundTen());
 	assert.deepEqual(one.map(refundsOf), [1, 1, 1, 0, 0, 0, 0, 0], 'refunds sent, call by call');
 	for (const refused of one.slice(3)) {
 		assert.ok(refused.isError, refused.text.slice(0, 300));
 		assert.match(refused.text, /a refund of 10 USD would take this tool above its Maximum Total per Day of 30 USD: it has moved 30 USD in the last 24 hours, 0 USD left\. Enough for it frees up at /);
 	}
-	const atOnce = await Promise.all(Array.from({ length: 4 }, () => call('Refund With Day 30', { paymentId: payment.paymentId, amount: 10 })));
+	const atOnce = await Promise.all(Array.from({ length: 4 }, () => refundTen()));
 	assert.deepEqual(atOnce.map(refundsOf), [0, 0, 0, 0], 'no refund of the 4 calls at once');
 	assert.ok(atOnce.every((result) => /Maximum Total per Day/.test(result.text)));
-	s.dayRefunds = s.sandbox.requests.filter((request) => request.apiPath === REFUND_PATH && parseJson(request.body)?.paymentId === payment.paymentId).length;
-	assert.equal(s.dayRefunds, 3);
+	const refunds = s.sandbox.requests.filter((request) => request.apiPath === REFUND_PATH && parseJson(request.body)?.paymentId === s.dayPayment.paymentId);
+	assert.equal(refunds.length, 3);
 	log(`Maximum Total per Day 30: 8 calls one at a time sent ${one.map(refundsOf).reduce((a, b) => a + b)} refunds of 10; 4 at once sent ${atOnce.map(refundsOf).reduce((a, b) => a + b)}`);
 	log(`the refusal as the client reads it: ${one[3].text.slice(0, 260)}`);
 });
 
 check('(j) after n8n restarts, a further call the same day is still refused, nothing sent', async () => {
 	await s.n8n.stop();
-	await startN8nAgain();
-	const result = await call('Refund With Day 30', { paymentId: s.dayPayment.paymentId, amount: 10 });
+	// Started again on the same database: a new session, logged in as the owner it holds, and a new MCP client.
+	s.server = await s.n8n.start();
+	s.session = new RestSession(s.server.url);
+	await s.session.login();
+	await connect();
+	const result = await refundTen();
 	assert.ok(result.isError, result.text.slice(0, 300));
 	assert.match(result.text, /Maximum Total per Day of 30 USD: it has moved 30 USD in the last 24 hours/);
 	assert.equal(refundsOf(result), 0);
@@ -214,15 +201,6 @@ check('(j) after n8n restarts, a further call the same day is still refused, not
 	assert.ok(!kept.includes(s.dayPayment.paymentId), 'amounts only in the static data, no payment id');
 	log(`after a restart: refused, 0 refunds sent; the workflow's static data for the tool: ${kept.slice(0, 200)}`);
 });
-
-/** n8n started again on the same database: a new session and a new MCP client. */
-async function startN8nAgain() {
-	s.server = await s.n8n.start();
-	s.session = new RestSession(s.server.url);
-	await s.session.login();
-	s.url = `${s.server.url}/mcp/${PATH}`;
-	s.client = await connect();
-}
 
 test('(i) leaks: secrets and card data in what n8n stored (database, logs, files in .n8n), but for the client\'s arguments', async (t) => {
 	if (!s.n8n?.server) return t.skip('n8n did not run');

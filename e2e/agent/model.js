@@ -47,8 +47,7 @@ const HELP = `I am the stand-in model of n8n-nodes-payment-gateway, not a langua
 /** The scripted call for a message, or with `understands` the call its sentence asks for; undefined for neither. */
 function callFor(scripts, user, offered, understands) {
 	const script = scripts.find(({ phrase }) => user.includes(phrase));
-	if (script) return script;
-	if (!understands) return undefined;
+	if (script || !understands) return script;
 	for (const rule of UNDERSTOOD) {
 		const match = rule.pattern.exec(user);
 		const tool = match && offered.find((candidate) => rule.fits(toolArguments(candidate)));
@@ -71,8 +70,7 @@ function nextTurn(scripts, body, callId, understands) {
 		if (!tool) return { role: 'assistant', content: `The tool ${name} is not offered (offered: ${offered.map((t) => t.name).join(', ')})` };
 		// As a model follows the schema: a tool behind human review takes its own arguments under toolParameters.
 		const given = tool.parameters?.properties?.toolParameters ? { toolParameters: args, hitlParameters: hitl ?? {} } : args;
-		const id = index === 0 ? callId : `${callId}_${index}`;
-		toolCalls.push({ id, type: 'function', function: { name, arguments: JSON.stringify(given) } });
+		toolCalls.push({ id: index === 0 ? callId : `${callId}_${index}`, type: 'function', function: { name, arguments: JSON.stringify(given) } });
 	}
 	return { role: 'assistant', content: null, tool_calls: toolCalls };
 }
@@ -104,8 +102,8 @@ async function startModel({ port = 0, understands = false } = {}) {
 	return {
 		url: `http://127.0.0.1:${server.address().port}/v1`,
 		requests,
-		/** The conversation whose user message holds `phrase`: call `tool` with `args` (`hitl`: its review's; or every one of `calls` at once), then answer. */
-		script: (phrase, { tool, args, hitl, calls = [{ tool, args, hitl }] }) => scripts.push({ phrase, calls }),
+		/** The conversation whose user message holds `phrase`: make every one of `calls` ({ tool, args }) at once, then answer. */
+		script: (phrase, calls) => scripts.push({ phrase, calls }),
 		/** The chat-completion requests of that conversation, in order. */
 		conversation,
 		/** What n8n gave the model as the tools' answers in that conversation (the `tool` messages), in order. */
@@ -114,4 +112,4 @@ async function startModel({ port = 0, understands = false } = {}) {
 	};
 }
 
-module.exports = { startModel, textOf, UNDERSTOOD };
+module.exports = { startModel, UNDERSTOOD };

@@ -28,9 +28,7 @@ function placeOf(where, trigger) {
 }
 
 /** "<place> <path>" for every path of the execution's data holding `needle`. */
-function placesOf(data, needle, trigger) {
-	return pathsHolding(data, needle).map((where) => `${placeOf(where, trigger)} ${where}`);
-}
+const placesOf = (data, needle, trigger) => pathsHolding(data, needle).map((where) => `${placeOf(where, trigger)} ${where}`);
 
 /** A copy of stored execution data (parsed) without the three places of a client's arguments. */
 function withoutClientArguments(data, trigger) {
