@@ -18,7 +18,7 @@ const { parseArgs } = require('node:util');
 const { DEFAULT_N8N_VERSION: DEFAULT_VERSION, n8nInstallOf, paths } = require('./lib/package');
 const { mustRun, run } = require('./lib/processes');
 
-const ROOT = path.resolve(__dirname, '..');
+const { ROOT } = paths;
 const OUT = path.join(paths.WORK, 'matrix');
 const { values: options, positionals } = parseArgs({
 	allowPositionals: true,
