@@ -7,9 +7,7 @@
 //   t.out(node, n)    the JSON of every item the node output (last run, main output n, default 0; 1 is the error
 //                     output of a node set to "Continue (using error output)")
 //   t.one(node)       the single item's JSON (fails unless exactly one)
-//   t.ran(node)       whether the node ran at all
 //   t.requests        the sandbox's log of this workflow's API requests
-//   t.sandbox         the running sandbox (its defaults and state)
 //   t.signatureFor(orderId, paymentId)  the status signature the gateway computes
 //   await t.sandboxCards(customerId)    the customer's active stored cards, asked of the gateway after the run
 //   t.response, t.execution             webhook workflows: n8n's answer { status, body }, the stored execution

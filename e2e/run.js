@@ -94,9 +94,7 @@ async function judge({ name, workflow }, runData, requests, sandbox, extra = {})
 			assert.equal(items.length, 1, `node "${node}" output ${items.length} items, expected 1`);
 			return items[0];
 		},
-		ran: (node) => Boolean(runData[node]?.length),
 		requests,
-		sandbox,
 		signatureFor: (orderId, paymentId) => crypto.createHmac('sha256', sandbox.clients.active.clientSecret).update(`${orderId}|${paymentId}`).digest('hex'),
 		sandboxCards: (customerId) => storedCards(sandbox, customerId),
 	});
