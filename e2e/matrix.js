@@ -18,7 +18,6 @@ const { parseArgs } = require('node:util');
 const { DEFAULT_N8N_VERSION: DEFAULT_VERSION, n8nInstallOf, paths } = require('./lib/package');
 const { mustRun, run } = require('./lib/processes');
 
-const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(paths.WORK, 'matrix');
 const { values: options, positionals } = parseArgs({
 	allowPositionals: true,
@@ -82,13 +81,13 @@ function report() {
 
 async function main() {
 	fs.mkdirSync(OUT, { recursive: true });
-	await mustRun('built the package (npm run build)', 'npm', ['run', 'build'], { cwd: ROOT, inherit: true });
+	await mustRun('built the package (npm run build)', 'npm', ['run', 'build'], { cwd: paths.ROOT, inherit: true });
 	const date = new Date().toISOString().slice(0, 10);
 	const rows = [];
 	for (const version of versions) {
 		const env = { ...process.env, E2E_N8N_VERSION: version, E2E_SKIP_BUILD: '1' };
 		console.log(`\n=== n8n ${version}: install`);
-		const installed = await run('bash', [path.join(__dirname, 'install-n8n.sh')], { cwd: ROOT, env, inherit: true });
+		const installed = await run('bash', [path.join(__dirname, 'install-n8n.sh')], { cwd: paths.ROOT, env, inherit: true });
 		const row = { version, node: null, date, checks: {} };
 		rows.push(row);
 		if (installed.code !== 0) {
@@ -106,7 +105,7 @@ async function main() {
 			}
 			console.log(`\n=== n8n ${version} (Node ${row.node}): npm run ${check}`);
 			const started = Date.now();
-			const result = await run('npm', ['run', check], { cwd: ROOT, env: { ...env, E2E_SKIP_INSTALL: '1' } });
+			const result = await run('npm', ['run', check], { cwd: paths.ROOT, env: { ...env, E2E_SKIP_INSTALL: '1' } });
 			const output = result.stdout + result.stderr;
 			const logFile = logFileOf(version, check);
 			fs.writeFileSync(logFile, output);

@@ -40,19 +40,16 @@ async function gatewayRequest(sandbox, method, apiPath, { body, family = 'short'
 	return { status: res.status, body: await res.json() };
 }
 
-/** A POST that must succeed; resolves with the answer's data. */
+/** A request that must succeed: a POST of `body`, without one a GET; resolves with the answer's data. */
 async function call(sandbox, apiPath, body) {
-	const { status, body: answer } = await gatewayRequest(sandbox, 'POST', apiPath, { body });
-	if (status !== 200 || answer.status !== 'success') throw new Error(`POST ${apiPath} answered ${status}: ${answer.errMessage ?? answer.message}`);
+	const method = body === undefined ? 'GET' : 'POST';
+	const { status, body: answer } = await gatewayRequest(sandbox, method, apiPath, { body });
+	if (status !== 200 || answer.status !== 'success') throw new Error(`${method} ${apiPath} answered ${status}: ${answer.errMessage ?? answer.message}`);
 	return answer.data;
 }
 
 /** The customer's active stored cards. */
-async function storedCards(sandbox, customerId) {
-	const { status, body } = await gatewayRequest(sandbox, 'GET', `/customer/${encodeURIComponent(customerId)}/digitalCards`);
-	if (status !== 200) throw new Error(`listing the cards of ${customerId} directly answered ${status}`);
-	return body.data.digitalCards;
-}
+const storedCards = async (sandbox, customerId) => (await call(sandbox, `/customer/${encodeURIComponent(customerId)}/digitalCards`)).digitalCards;
 
 const GIA = { name: 'Gia Gateway', email: 'gia.gateway@example.com', phone: '91000077' };
 
@@ -100,9 +97,7 @@ const inPool = (items, width, fn) => Readable.from(items).map((item) => fn(item)
 
 /** The flat notification the gateway would send for a payment, signed: from its status record. */
 async function notificationOf(sandbox, paymentId) {
-	const { status, body } = await gatewayRequest(sandbox, 'GET', `/transaction/status/${paymentId}`);
-	if (status !== 200) throw new Error(`reading payment ${paymentId} directly answered ${status}`);
-	const { orderId, paymentStatus, receiptId, amount, signature, completedAt, paymentDetails } = body.data;
+	const { orderId, paymentStatus, receiptId, amount, signature, completedAt, paymentDetails } = await call(sandbox, `/transaction/status/${paymentId}`);
 	return { orderId, paymentId, status: paymentStatus, receiptId, amount, signature, timestamp: completedAt, paymentDetails };
 }
 
