@@ -43,18 +43,19 @@ const parameterInput = (scope, name) => scope.getByTestId(`parameter-input-${nam
 const resourceLocator = (scope, name) => scope.getByTestId(`resource-locator-${name}`);
 
 /**
- * The fields of [name, label] not shown as `shown` says: input (a plain one, or a resource locator) and label both
- * visible, or neither. Each gets up to 5 s first: inputs take a moment to render after a display option changed.
+ * The fields of [name, label] not as expected: of `shownFields`, input (a plain one, or a resource locator) and label
+ * both visible; of `hiddenFields`, neither. Each gets up to 5 s first: inputs take a moment to render after a display
+ * option changed.
  */
-export async function parametersNotAsExpected(scope, fields, shown) {
+export async function parametersNotAsExpected(scope, shownFields, hiddenFields = []) {
 	const wrong = [];
-	for (const [name, label] of fields) {
+	for (const [name, label, shown] of [...shownFields.map((field) => [...field, true]), ...hiddenFields.map((field) => [...field, false])]) {
 		const input = parameterInput(scope, name).or(resourceLocator(scope, name));
 		await input.first().waitFor({ state: shown ? 'visible' : 'hidden', timeout: 5_000 }).catch(() => {});
 		// Required fields carry a trailing "*" in the label.
 		const labelText = scope.getByText(new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\*?\\s*$`));
 		const state = { input: await isShown(input), label: await isShown(labelText) };
-		if (shown ? !(state.input && state.label) : state.input || state.label) wrong.push(`${label} (${name}): input ${state.input}, label ${state.label}`);
+		if (shown ? !(state.input && state.label) : state.input || state.label) wrong.push(`${label} (${name}), ${shown ? 'not shown' : 'shown'}: input ${state.input}, label ${state.label}`);
 	}
 	return wrong;
 }
@@ -69,17 +70,22 @@ export async function selectedOptionText(scope, name) {
 	return (await input.inputValue().catch(() => '')) || (await input.getAttribute('placeholder')) || '';
 }
 
+/** Clicks what opens a list of options; resolves with the visible options once the first one shows. */
+async function openOptions(page, opener) {
+	await opener.click();
+	const options = page.getByRole('option').filter({ visible: true });
+	await options.first().waitFor({ state: 'visible' });
+	return options;
+}
+
 /** Opens an options parameter's list and chooses the option showing `text`. */
 export async function chooseOption(page, scope, name, text) {
-	await parameterInput(scope, name).click();
-	await page.getByRole('option').filter({ hasText: text, visible: true }).first().click();
+	await (await openOptions(page, parameterInput(scope, name))).filter({ hasText: text }).first().click();
 }
 
 /** Opens an options parameter's list and returns the headlines of its options (the list stays open). */
 export async function offeredOptions(page, scope, name) {
-	await parameterInput(scope, name).click();
-	const options = page.getByRole('option').filter({ visible: true });
-	await options.first().waitFor({ state: 'visible' });
+	const options = await openOptions(page, parameterInput(scope, name));
 	const offered = await options.evaluateAll((elements) => elements.map((option) => (option.querySelector('.option-headline') ?? option).textContent.trim()));
 	return { offered, options };
 }
@@ -95,9 +101,7 @@ export async function fillParameter(scope, name, value) {
 export async function resourceLocatorModes(page, scope, name) {
 	const selector = resourceLocator(scope, name).getByTestId('rlc-mode-selector');
 	const chosen = await selector.locator('input').first().inputValue().catch(() => '');
-	await selector.click();
-	const options = page.getByRole('option').filter({ visible: true });
-	await options.first().waitFor({ state: 'visible' });
+	const options = await openOptions(page, selector);
 	const offered = (await options.allTextContents()).map((text) => text.trim());
 	await page.keyboard.press('Escape');
 	await options.first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
@@ -237,10 +241,8 @@ export async function importFromFile(page, file, workflow) {
 	await waitUntil(async () => (await nodes.count()) >= expected, { timeoutMs: 15_000 });
 	// Issues are computed once the nodes are on the canvas; give them a moment to show.
 	await page.waitForTimeout(1000);
-	const complaints = [];
-	for (const toast of await page.locator('.el-notification').all()) {
-		if (/error|warning/.test((await toast.getAttribute('class')) ?? '')) complaints.push(await textOf(toast));
-	}
+	const toasts = page.locator('.el-notification[class*="error"], .el-notification[class*="warning"]');
+	const complaints = (await toasts.allTextContents()).map((text) => text.trim().replace(/\s+/g, ' '));
 	const count = (id) => page.getByTestId(id).count();
 	return { expected, nodes: await nodes.count(), stickies: await count('sticky'), issues: await count('node-issues'), complaints };
 }
