@@ -83,8 +83,10 @@ module.exports = {
 
 			const initiations = t.requests.filter((r) => r.apiPath === '/transaction/initiate').map(body);
 			assert.equal(initiations.length, 2);
-			for (const sent of initiations) assert.match(sent.encryptedCardDetails, /^[0-9a-f]{32}\.[0-9a-f]+$/, 'card details travel encrypted');
-			for (const sent of initiations) has(sent, { paymentMethod: 'card', apiType: 'hosted' });
+			for (const sent of initiations) {
+				assert.match(sent.encryptedCardDetails, /^[0-9a-f]{32}\.[0-9a-f]+$/, 'card details travel encrypted');
+				has(sent, { paymentMethod: 'card', apiType: 'hosted' });
+			}
 			has(initiations[0], { paymentMode: 'card', secureCard: true, skipCVVandOTP: true, skipCVVOnlyFlag: false }, 'card mode, stored, authentication none');
 			has(initiations[1], { paymentMode: 'token', secureCard: false, skipCVVandOTP: false, skipCVVOnlyFlag: true }, 'token mode, OTP only');
 		},

@@ -5,8 +5,9 @@
 // - builds the package into a copy that n8n loads as a community package, outside the repository, and rebuilds it on
 //   every change: `tsc --watch`, and `gulp watch` for icons and codex files;
 // - starts the sandbox gateway on 127.0.0.1:8787 (DEV_SANDBOX_PORT; a free port when that one is taken);
-// - starts the real n8n that e2e/ installs (~/.cache/n8n-nodes-payment-gateway/<clone>-<hash>/n8n) on 127.0.0.1:5678 (DEV_N8N_PORT; a free port when taken), with
-//   its own user folder (~/.n8n-nodes-payment-gateway-dev/<clone>-<hash>, or DEV_USER_FOLDER) and N8N_DEV_RELOAD=true;
+// - starts the real n8n that e2e/ installs (~/.cache/n8n-nodes-payment-gateway/<clone>-<hash>/n8n) on 127.0.0.1:5678
+//   (DEV_N8N_PORT; a free port when taken), with its own user folder (~/.n8n-nodes-payment-gateway-dev/<clone>-<hash>,
+//   or DEV_USER_FOLDER) and N8N_DEV_RELOAD=true;
 // - sets up the owner account, stores the credential "Payment Gateway account" for the sandbox, imports the example
 //   workflows that are not there yet, and points the sandbox's notifications at the production URL of the first
 //   active workflow with a Payment Gateway Trigger;
@@ -16,7 +17,8 @@
 // What n8n loads is <user folder>/.n8n/nodes/node_modules/n8n-nodes-payment-gateway: package.json and the dist/ that
 // the watchers write, the files the package ships. n8n's hot reload drops every cached module under the package's
 // folder; linking the repository there made it drop n8n's own modules too (n8n was installed inside the repository
-// then), and every execution failed after the first reload. It also resolves n8n-workflow as an installed package does, from n8n.
+// then), and every execution failed after the first reload. It also resolves n8n-workflow as an installed package
+// does, from n8n.
 //
 // The user folder stays between runs (workflows, executions, the owner); DEV_RESET=1 starts from an empty one.
 //
@@ -38,9 +40,7 @@ const { OWNER, RestSession, webhookPathOf } = require('../e2e/lib/rest');
 
 const started = Date.now();
 // Outside the repository, one per clone, so that two clones do not share a database.
-const USER_FOLDER =
-	process.env.DEV_USER_FOLDER ||
-path.join(os.homedir(), '.n8n-nodes-payment-gateway-dev', paths.CLONE_KEY);
+const USER_FOLDER = process.env.DEV_USER_FOLDER || path.join(os.homedir(), '.n8n-nodes-payment-gateway-dev', paths.CLONE_KEY);
 const CREDENTIAL = { id: 'pgDevSandboxCred', name: EXAMPLE_CREDENTIAL_NAME, type: 'paymentGatewayApi' };
 const TRIGGER_TYPE = `${PACKAGE_NAME}.paymentGatewayTrigger`;
 const NOTIFICATION_POLL_MS = 3000;
