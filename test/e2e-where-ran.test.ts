@@ -6,12 +6,13 @@ import * as path from 'node:path';
 // Which worker ran which execution in the queue check (e2e/queue/where-ran.js), on n8n log files made up here in
 // n8n's JSON line format: matched by execution and job id, and every way it can go wrong reported.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { whereRan } = require('../e2e/queue/where-ran');
+const { heldAtStop, whereRan } = require('../e2e/queue/where-ran');
 
 const WORKERS = ['worker-1', 'worker-2'];
 let logDir: string;
 
-const line = (message: string) => JSON.stringify({ level: 'info', message, metadata: { file: 'x.js' } });
+const line = (message: string, executionId?: number) =>
+	JSON.stringify({ level: 'info', message, metadata: { file: 'x.js', executionId: executionId && String(executionId) } });
 const enqueued = (id: number, job: number) => line(`Enqueued execution ${id} (job ${job})`);
 const started = (id: number, job: number) => line(`Worker started execution ${id} (job ${job})`);
 
@@ -67,5 +68,21 @@ describe('where each execution ran', () => {
 			'execution 1 enqueued 0 times',
 			'execution 1 started by 0 workers',
 		]);
+	});
+});
+
+describe('what held a process at its stop', () => {
+	const added = (id: number) => line('Execution added', id);
+	const removed = (id: number) => line('Execution removed', id);
+	const finished = (id: number) => line(`Execution ${id} (job ${id}) finished`, id);
+
+	it('tells executions whose job finished but which never ended (lost by n8n) from executions still running', () => {
+		writeLogs({ webhook: [added(1), added(2), added(3), finished(1), removed(1), finished(2), added(4)] });
+		expect(heldAtStop(logDir, 'webhook')).toEqual({ lostByN8n: ['2'], others: ['3', '4'] });
+	});
+
+	it('finds nothing held when every execution ended', () => {
+		writeLogs({ webhook: [added(1), finished(1), removed(1)] });
+		expect(heldAtStop(logDir, 'webhook')).toEqual({ lostByN8n: [], others: [] });
 	});
 });

@@ -176,7 +176,7 @@ module.exports = {
 				running.delete(worker);
 				return worker?.stop();
 			},
-			stop: () => Promise.all([...running].map((member) => member.stop())).finally(() => running.clear()),
+			stop: () => Promise.all([...running].map(async (member) => ({ role: member.role, ...(await member.stop()) }))).finally(() => running.clear()),
 		};
 	},
 
