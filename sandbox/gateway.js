@@ -276,6 +276,9 @@ function startSandbox(options = {}) {
 			}
 		});
 	});
+	// Idle connections kept a minute, as web fronts commonly do. Node's 5 s default closed a kept connection just as a
+	// busy client sent its next request on it, which the client saw as a reset instead of the fault or answer asked for.
+	server.keepAliveTimeout = 60_000;
 
 	return new Promise((resolve, reject) => {
 		server.once('error', reject);

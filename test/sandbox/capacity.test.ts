@@ -1,4 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
+import * as http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { startSandbox } from '../../sandbox/gateway';
 import { axios, checkStatus, control, createOrder, useSandbox } from './support';
 
@@ -94,3 +97,25 @@ test('startSandbox takes it as an option, and refuses a bad one', async () => {
 	}
 	await expect(startSandbox({ capacity: { serves: -1 } })).rejects.toThrow('serves must be a positive integer');
 });
+
+test("an idle kept-alive connection stays open past Node's 5 s default, so the next request on it is answered", async () => {
+	const agent = new http.Agent({ keepAlive: true });
+	const get = () =>
+		new Promise<{ status?: number; reused: boolean; socket: import('node:net').Socket }>((resolve, reject) => {
+			const request = http.get(`${sb().url}/no-such-path`, { agent }, (res) => {
+				const { socket } = res;
+				res.resume().on('end', () => resolve({ status: res.statusCode, reused: request.reusedSocket, socket }));
+			});
+			request.on('error', reject);
+		});
+	try {
+		const first = await get();
+		// Past Node's default (5 s, and a buffer of 1 s) after which it would be closed: a lower bound, load only lengthens it.
+		await sleep(7_000);
+		expect(first.socket.destroyed).toBe(false);
+		const second = await get();
+		expect([first.status, second.status, second.reused]).toEqual([404, 404, true]);
+	} finally {
+		agent.destroy();
+	}
+}, 20_000);
