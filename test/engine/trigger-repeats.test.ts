@@ -7,7 +7,6 @@ import { startCountingProxy } from '../support/counting-proxy';
 import type { StatusRecord } from '../support/fixtures';
 import { runNode, sandboxCredentials } from '../support/fixtures';
 import { PAYMENT_STATUS, useTriggerBench } from '../support/trigger';
-import { until } from '../support/until';
 import type { StaticDataStore, WebhookServer, WebhookServerOptions } from '../support/webhook';
 
 // Repeats: gateways deliver at least once, and repeat. A payment in a confirmed status starts the workflow once.
@@ -49,11 +48,6 @@ const inStore = (store: StaticDataStore, records: StatusRecord[]) => {
 	const repeats = new Repeats(staticData, `fresh-${Math.random()}`);
 	return records.filter((record) => repeats.has(repeatKey(record.paymentId, 'success'))).map((record) => record.paymentId);
 };
-
-/** Waits until the sandbox has received the re-check of `paymentId`. */
-async function recheckArrived(paymentId: string): Promise<void> {
-	await until(() => bench.recheckRequests().some((request) => request.path.endsWith(`/${paymentId}`)), `the re-check of ${paymentId}`);
-}
 
 describe('the same notification again', () => {
 	it('three in a row: one execution, every delivery answered 200, only the first re-checked', async () => {
@@ -294,11 +288,10 @@ describe('notifications handled at the same time do not make the trigger forget 
 				await bench.withServer(
 					{},
 					async (b) => {
-						// b's first request reads the empty store, then waits on its re-check while the others are handled.
-						bench.sandbox.setLatency(1500);
+						// b's first request reads the empty store, then its re-check is held while the others are handled.
+						const slowRecheck = proxy.holdMatching(slow.paymentId);
 						const slowAnswer = notify(b, slow);
-						await recheckArrived(slow.paymentId);
-						bench.sandbox.setLatency(0);
+						await slowRecheck.arrived;
 						await notify(a, first);
 						await a.idle();
 						expect(inStore(store, [first])).toEqual([first.paymentId]);
@@ -307,15 +300,16 @@ describe('notifications handled at the same time do not make the trigger forget 
 						await b.waitForExecutions(1);
 						expect(inStore(store, [first, second])).toEqual([first.paymentId, second.paymentId]);
 						// The slow request saves last: it read the empty store, and still carries what b read since.
+						slowRecheck.release();
 						await slowAnswer;
 						await b.idle();
 						expect(b.executions).toHaveLength(2);
 						expect(inStore(store, [slow, first, second])).toEqual([slow, first, second].map((r) => r.paymentId));
 					},
-					{ nodeType: triggerOfAnotherProcess(), store },
+					throughProxy(store),
 				);
 			},
-			{ nodeType: triggerOfAnotherProcess(), store },
+			throughProxy(store),
 		);
 		// Both processes gone: a new one finds the three in the store.
 		await bench.withServer(
@@ -325,7 +319,7 @@ describe('notifications handled at the same time do not make the trigger forget 
 				await c.idle();
 				expect(c.executions).toHaveLength(0);
 			},
-			{ nodeType: triggerOfAnotherProcess(), store },
+			throughProxy(store),
 		);
 	});
 

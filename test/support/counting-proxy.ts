@@ -19,6 +19,11 @@ export interface CountingProxy {
 	delayFor: (path: string) => number;
 	/** Holds every request until `count` are in flight together, then lets them and all later ones pass. */
 	holdUntilInFlight(count: number): void;
+	/**
+	 * Holds every request whose path contains `part` until `release()`; `arrived` resolves once one is held. What the
+	 * test does meanwhile then comes before that request's answer, however long it takes on a busy machine.
+	 */
+	holdMatching(part: string): { arrived: Promise<void>; release(): void };
 	/** Starts a new count: no request in flight may be left over from an earlier run. Lifts a hold. */
 	resetCount(): void;
 	close(): Promise<void>;
@@ -28,6 +33,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 	const targetUrl = new URL(target);
 	/** The requests held, and how many must be in flight together before they pass; null: none held. */
 	let hold: { count: number; held: Array<() => void> } | null = null;
+	const matching = new Map<string, { held: Array<() => void>; onHeld: () => void }>();
 	const releaseWhenFull = () => {
 		if (hold === null || proxy.inFlight < hold.count) return;
 		const { held } = hold;
@@ -41,6 +47,19 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 		delayFor: () => 0,
 		holdUntilInFlight(count) {
 			hold = { count, held: [] };
+		},
+		holdMatching(part) {
+			let onHeld = () => {};
+			const arrived = new Promise<void>((resolve) => (onHeld = resolve));
+			matching.set(part, { held: [], onHeld });
+			return {
+				arrived,
+				release() {
+					const passes = matching.get(part)?.held ?? [];
+					matching.delete(part);
+					for (const pass of passes) pass();
+				},
+			};
 		},
 		resetCount() {
 			if (proxy.inFlight !== 0) throw new Error(`${proxy.inFlight} requests are still in flight`);
@@ -82,7 +101,11 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 				});
 				upstream.end(Buffer.concat(chunks));
 			}, proxy.delayFor(req.url ?? ''));
-			if (hold === null) pass();
+			const match = [...matching].find(([part]) => (req.url ?? '').includes(part))?.[1];
+			if (match) {
+				match.held.push(pass);
+				match.onHeld();
+			} else if (hold === null) pass();
 			else {
 				hold.held.push(pass);
 				releaseWhenFull();
