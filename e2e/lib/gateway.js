@@ -115,3 +115,7 @@ async function postAtOnce(urls, bodies) {
 }
 
 module.exports = { DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, notified, inPool, notificationOf, settledPayment, postAtOnce };
+
+/** The path of a payment's status record (by payment id), which a refund reads first for the payment's currency. */
+const statusPath = (paymentId) => `/transaction/status/${paymentId}`;
+module.exports.statusPath = statusPath;
