@@ -97,7 +97,7 @@ const inPool = (items, width, fn) => Readable.from(items).map((item) => fn(item)
 
 /** The flat notification the gateway would send for a payment, signed: from its status record. */
 async function notificationOf(sandbox, paymentId) {
-	const { orderId, paymentStatus, receiptId, amount, signature, completedAt, paymentDetails } = await call(sandbox, `/transaction/status/${paymentId}`);
+	const { orderId, paymentStatus, receiptId, amount, signature, completedAt, paymentDetails } = await call(sandbox, statusPath(paymentId));
 	return { orderId, paymentId, status: paymentStatus, receiptId, amount, signature, timestamp: completedAt, paymentDetails };
 }
 
