@@ -23,11 +23,11 @@ const { modelRequestTexts, TOOL_CALL_ARGUMENTS } = require('./agent/stored');
 const { toolName } = require('./mcp/workflow');
 const { has, sandboxSecrets, searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLES_DIR, unknownTypes } = require('./lib/examples');
-const { cardPayment, gatewayRequest, paidPayment, statusPath, unpaidOrder } = require('./lib/gateway');
+const { gatewayRequest, paidPayment, statusPath, unpaidOrder } = require('./lib/gateway');
 const { searchTexts } = require('./lib/leaks');
 const { paths } = require('./lib/package');
 const { onCleanUp, parseJson, sleep } = require('./lib/processes');
-const { assertOtpOnlyPayment, assertToolRefused, placesKeeping, REFUND_PATH, refundsIn } = require('./lib/tools');
+const { assertOtpOnlyPayment, assertToolRefused, placesKeeping, REFUND_PATH, refundsIn, storedCardOrder } = require('./lib/tools');
 
 const USER_FOLDER = path.join(paths.WORK, 'agent', 'user');
 const EXAMPLE_FILE = path.join(EXAMPLES_DIR, 'support-agent.json');
@@ -198,21 +198,16 @@ check('(c) Transaction → Initiate as a tool with card details from the model: 
 });
 
 check('(c) a stored card with Customer Authentication "None": refused, nothing sent', async () => {
-	const stored = await cardPayment(s.sandbox, await unpaidOrder(s.sandbox, { amount: 5, receiptId: 'AGENT-STORE-1' }), { secureCard: true });
-	s.digitalCardId = stored.securedCardDetails.digitalCardId;
-	const orderId = await unpaidOrder(s.sandbox, { amount: 20, receiptId: 'AGENT-TOKEN-1' });
-	const args = { orderId, digitalCardId: s.digitalCardId, amount: 20, currency: 'USD' };
-	const result = await turn(s.urls.card, `Pay order ${orderId} with the stored card, no confirmation`, 'Pay Stored Card Without Confirmation', args);
+	s.storedCard = await storedCardOrder(s.sandbox, 'AGENT');
+	const result = await turn(s.urls.card, `Pay order ${s.storedCard.orderId} with the stored card, no confirmation`, 'Pay Stored Card Without Confirmation', s.storedCard);
 	assertRefusal('stored card without confirmation', result, /only when the customer confirms the payment with a one-time password/);
-	s.tokenOrderId = orderId;
 });
 
 check('(c) a stored card with OTP Only: the model is asked for no CVV, one given anyway is not sent, and the customer must confirm', async () => {
-	const args = { orderId: s.tokenOrderId, digitalCardId: s.digitalCardId, amount: 20, currency: 'USD', cvv: '987' };
-	const result = await turn(s.urls.card, `Pay order ${s.tokenOrderId} with the stored card`, 'Pay Stored Card', args);
+	const result = await turn(s.urls.card, `Pay order ${s.storedCard.orderId} with the stored card`, 'Pay Stored Card', { ...s.storedCard, cvv: '987' });
 	const offered = result.offered.find((tool) => tool.name === 'Pay_Stored_Card');
 	assert.deepEqual(Object.keys(offered?.parameters?.properties ?? {}).sort(), ['amount', 'currency', 'digitalCardId', 'orderId'], 'no cvv argument offered');
-	assertOtpOnlyPayment(result.sent, s.sandbox, s.digitalCardId);
+	assertOtpOnlyPayment(result.sent, s.sandbox, s.storedCard.digitalCardId);
 	assert.equal(parseJson(result.answers[0] ?? '')?.[0]?.paymentStatus, 'pending');
 	assertFinalAnswer(result);
 });

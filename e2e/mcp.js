@@ -15,11 +15,11 @@ const { test } = require('node:test');
 const { connectClient, CREDENTIAL, PATH, resultText, TRIGGER, toolName, workflow } = require('./mcp/workflow');
 const { mcpArgumentsRule, placesOf } = require('./mcp/stored');
 const { has, searchLeaks, setUp, startN8n, story } = require('./lib/check');
-const { cardPayment, paidPayment, statusPath, unpaidOrder } = require('./lib/gateway');
+const { paidPayment, statusPath, unpaidOrder } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { onCleanUp, parseJson } = require('./lib/processes');
 const { RestSession } = require('./lib/rest');
-const { assertOtpOnlyPayment, assertToolRefused, placesKeeping, REFUND_PATH, refundsIn } = require('./lib/tools');
+const { assertOtpOnlyPayment, assertToolRefused, placesKeeping, REFUND_PATH, refundsIn, storedCardOrder } = require('./lib/tools');
 
 const USER_FOLDER = path.join(paths.WORK, 'mcp', 'user');
 /** The card the client gives in (e): the sandbox's approved test card, an expiry nothing else uses. */
@@ -126,23 +126,18 @@ check('(e) card details from the client: refused, nothing sent', async () => {
 });
 
 check('(f) a stored card with Customer Authentication "None" or "CVV and OTP": refused, nothing sent', async () => {
-	const stored = await cardPayment(s.sandbox, await unpaidOrder(s.sandbox, { amount: 5, receiptId: 'MCP-STORE-1' }), { secureCard: true });
-	s.digitalCardId = stored.securedCardDetails.digitalCardId;
-	const orderId = await unpaidOrder(s.sandbox, { amount: 20, receiptId: 'MCP-TOKEN-1' });
-	const args = { orderId, digitalCardId: s.digitalCardId, amount: 20, currency: 'USD' };
-	assertRefused('stored card without confirmation', await call('Pay Without Confirmation', args), /without it the customer does not confirm the amount/);
-	assertRefused('stored card with CVV and OTP', await call('Pay With CVV And OTP', args), /CVV and OTP needs the card's security code, which an AI agent's tool never takes/);
-	s.tokenOrderId = orderId;
+	s.storedCard = await storedCardOrder(s.sandbox, 'MCP');
+	assertRefused('stored card without confirmation', await call('Pay Without Confirmation', s.storedCard), /without it the customer does not confirm the amount/);
+	assertRefused('stored card with CVV and OTP', await call('Pay With CVV And OTP', s.storedCard), /CVV and OTP needs the card's security code, which an AI agent's tool never takes/);
 });
 
 check('(g) a stored card with OTP Only: in EUR refused unsent; in USD one payment that the customer must confirm, sent without the CVV the client added', async () => {
-	const args = { orderId: s.tokenOrderId, digitalCardId: s.digitalCardId, amount: 20 };
-	assertRefused('stored card, stated in EUR', await call('Pay With Stored Card', { ...args, currency: 'EUR' }), /the order \(as this call states it\) is in EUR, and this tool's limits are in USD/);
-	const paid = await call('Pay With Stored Card', { ...args, currency: 'USD', cvv: '987' });
+	assertRefused('stored card, stated in EUR', await call('Pay With Stored Card', { ...s.storedCard, currency: 'EUR' }), /the order \(as this call states it\) is in EUR, and this tool's limits are in USD/);
+	const paid = await call('Pay With Stored Card', { ...s.storedCard, cvv: '987' });
 	assert.ok(!paid.isError, paid.text.slice(0, 300));
-	assert.deepEqual([paid.json?.[0]?.orderId, paid.json?.[0]?.paymentStatus], [s.tokenOrderId, 'pending']);
+	assert.deepEqual([paid.json?.[0]?.orderId, paid.json?.[0]?.paymentStatus], [s.storedCard.orderId, 'pending']);
 	assert.ok(paid.json?.[0]?.redirectionData?.formData, 'the confirmation page for the customer');
-	assertOtpOnlyPayment(paid.sent, s.sandbox, s.digitalCardId);
+	assertOtpOnlyPayment(paid.sent, s.sandbox, s.storedCard.digitalCardId);
 });
 
 check('(h) 0 requests at the sandbox from each refused call (a refund of a payment in EUR: only its read)', () => {

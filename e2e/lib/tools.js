@@ -6,6 +6,7 @@
 const assert = require('node:assert/strict');
 
 const { decryptCardDetails } = require('../../sandbox/checks');
+const { cardPayment, unpaidOrder } = require('./gateway');
 const { parseJson } = require('./processes');
 
 const REFUND_PATH = '/transaction/refund';
@@ -32,8 +33,18 @@ function assertOtpOnlyPayment(sent, sandbox, digitalCardId) {
 	assert.deepEqual(decryptCardDetails(body.encryptedCardDetails, sandbox.cardEncryptionKey), { digitalCardId }, 'no CVV sent');
 }
 
+/**
+ * A card stored by a first payment (receipt `<prefix>-STORE-1`) and a new order of 20 USD (`<prefix>-TOKEN-1`): the
+ * arguments of a stored-card payment of it.
+ */
+async function storedCardOrder(sandbox, prefix) {
+	const stored = await cardPayment(sandbox, await unpaidOrder(sandbox, { amount: 5, receiptId: `${prefix}-STORE-1` }), { secureCard: true });
+	const orderId = await unpaidOrder(sandbox, { amount: 20, receiptId: `${prefix}-TOKEN-1` });
+	return { orderId, digitalCardId: stored.securedCardDetails.digitalCardId, amount: 20, currency: 'USD' };
+}
+
 /** Where the leak search found `card`'s number in what it allows (where n8n keeps a caller's arguments), for a note. */
 const placesKeeping = (result, card) =>
 	[...new Set(result.allowedElsewhere.filter((hit) => hit.what === `card number ending ${card.cardNumber.slice(-4)}`).map((hit) => hit.where))].join(' and ') || 'no place';
 
-module.exports = { REFUND_PATH, refundsIn, assertToolRefused, assertOtpOnlyPayment, placesKeeping };
+module.exports = { REFUND_PATH, refundsIn, assertToolRefused, assertOtpOnlyPayment, storedCardOrder, placesKeeping };
