@@ -78,8 +78,11 @@ async function nodeFor(action, { viewport = VIEWPORT, credential = true } = {}) 
 	return { ndv: added.ndv, parameters, url };
 }
 
-/** A resource locator's modes, lower-cased: [the chosen one, ...the offered ones]. */
-const modesOf = async (parameters, name) => Object.values(await editor.resourceLocatorModes(s.page, parameters, name)).flat().map((mode) => mode.toLowerCase());
+/** A resource locator's modes, lower-cased: the chosen one and the offered ones, in order. */
+async function modesOf(parameters, name) {
+	const { chosen, offered } = await editor.resourceLocatorModes(s.page, parameters, name);
+	return { chosen: chosen.toLowerCase(), offered: offered.map((mode) => mode.toLowerCase()) };
+}
 const closePanel = (ndv) => ndv.getByTestId('ndv-close-button').click().catch(() => {});
 const requestsSeen = () => s.sandbox.requests.map((request) => `${request.method} ${request.apiPath} → ${request.status}`);
 
@@ -242,7 +245,7 @@ check('stored-card mode of Initiate: Digital Card is a resource locator that ope
 	const { ndv, parameters } = await nodeFor('Charge a card for an order');
 	await editor.chooseOption(s.page, parameters, 'paymentMode', 'Stored Card');
 	assert.ok(await editor.isShown(parameters.getByTestId('resource-locator-digitalCardId')), 'a resource locator');
-	assert.deepEqual(await modesOf(parameters, 'digitalCardId'), ['by id', 'from list', 'by id']);
+	assert.deepEqual(await modesOf(parameters, 'digitalCardId'), { chosen: 'by id', offered: ['from list', 'by id'] });
 	await closePanel(ndv);
 });
 
@@ -262,7 +265,7 @@ check("Digital Card → Get: From list, then By ID; the list says what is missin
 	});
 	const { ndv, parameters } = await nodeFor('Get a stored card');
 	// n8n names the list mode itself ("From list").
-	assert.deepEqual(await modesOf(parameters, 'digitalCardId'), ['from list', 'from list', 'by id']);
+	assert.deepEqual(await modesOf(parameters, 'digitalCardId'), { chosen: 'from list', offered: ['from list', 'by id'] });
 	s.sandbox.clearLog();
 	const empty = await editor.openResourceList(s.page, parameters, 'digitalCardId');
 	log(`card list without a Customer ID: ${empty.items.length} entries, "${empty.error}"`);
@@ -285,7 +288,7 @@ check('Transaction → Refund with Retry On Fail executed from the editor: refus
 	assert.equal(await editor.selectedOptionText(parameters, 'refundType'), 'An Amount', 'Refund offers "An Amount" by default');
 	await editor.fillParameter(parameters, 'paymentId', 'PAY0123456789ABCDEF0123456789ABCDEF');
 	await editor.fillParameter(parameters, 'amount', 5);
-	assert.ok(await editor.setNodeSetting(s.page, ndv, 'retryOnFail', true), "Retry On Fail turned on in the node's Settings tab");
+	assert.ok(await editor.turnOnNodeSetting(ndv, 'retryOnFail'), "Retry On Fail turned on in the node's Settings tab");
 	s.sandbox.clearLog();
 	const run = await editor.executeStep(ndv);
 	log(`Refund with Retry On Fail: "${run.error}" / "${run.description}"`);
