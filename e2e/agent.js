@@ -108,7 +108,7 @@ async function reviewedRefund(amount, buttonText) {
 		assert.equal(await clickButton(request.buttons.find((button) => button.text === buttonText)), 200, `"${buttonText}" clicked`);
 		const final = await chat.socket.next(FINAL);
 		assert.ok(final, `the agent's final answer reaches the chat: ${chat.socket.messages.join(' | ').slice(0, 300)}`);
-		return { final, refunds: refundsIn(s.sandbox.requests.slice(chat.before)), answers: s.model.toolAnswers(said), review: request.text };
+		return { final, refunds: refundsIn(s.sandbox.requests.slice(chat.before)), answers: s.model.toolAnswers(said) };
 	} finally {
 		chat.socket.close();
 	}
