@@ -172,7 +172,7 @@ check('(j) Maximum Total per Day 30 (10 per call, 10 per execution), a payment o
 	const atOnce = await Promise.all(Array.from({ length: 4 }, () => refundTen()));
 	assert.deepEqual(atOnce.map(refundsOf), [0, 0, 0, 0], 'no refund of the 4 calls at once');
 	assert.ok(atOnce.every((result) => /Maximum Total per Day/.test(result.text)));
-	const refunds = refundsIn(s.sandbox.requests).filter((refund) => refund?.paymentId === s.dayPayment.paymentId);
+	const refunds = refundsIn(s.sandbox.requests).filter((refund) => refund.paymentId === s.dayPayment.paymentId);
 	assert.equal(refunds.length, 3);
 	log(`Maximum Total per Day 30: 8 calls one at a time sent ${one.map(refundsOf).reduce((a, b) => a + b)} refunds of 10; 4 at once sent ${atOnce.map(refundsOf).reduce((a, b) => a + b)}`);
 	log(`the refusal as the client reads it: ${one[3].text.slice(0, 260)}`);

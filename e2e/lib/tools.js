@@ -11,8 +11,8 @@ const { parseJson } = require('./processes');
 
 const REFUND_PATH = '/transaction/refund';
 
-/** The bodies of the refund requests among `requests`, the sandbox's. */
-const refundsIn = (requests) => requests.filter((request) => request.apiPath === REFUND_PATH).map((request) => parseJson(request.body));
+/** The bodies of the refund requests among `requests`, the sandbox's ({} for a body that is not JSON). */
+const refundsIn = (requests) => requests.filter((request) => request.apiPath === REFUND_PATH).map((request) => parseJson(request.body) ?? {});
 
 /**
  * A refusal as the caller reads it (`text`, the node's words), and what reached the sandbox (`sent`): nothing, or only
