@@ -20,13 +20,14 @@ const { test } = require('node:test');
 const { approvalRequest, clickButton, openChatSocket, sendMessage } = require('./agent/chat');
 const { startModel } = require('./agent/model');
 const { modelRequestTexts, TOOL_CALL_ARGUMENTS } = require('./agent/stored');
-const { assertOtpOnlyPayment, assertToolRefused, toolName } = require('./mcp/workflow');
+const { toolName } = require('./mcp/workflow');
 const { has, sandboxSecrets, searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLES_DIR, unknownTypes } = require('./lib/examples');
-const { cardPayment, gatewayRequest, paidPayment, unpaidOrder } = require('./lib/gateway');
+const { gatewayRequest, paidPayment, statusPath, unpaidOrder } = require('./lib/gateway');
 const { searchTexts } = require('./lib/leaks');
 const { paths } = require('./lib/package');
 const { onCleanUp, parseJson, sleep } = require('./lib/processes');
+const { assertOtpOnlyPayment, assertToolRefused, placesKeeping, REFUND_PATH, refundsIn, storedCardOrder } = require('./lib/tools');
 
 const USER_FOLDER = path.join(paths.WORK, 'agent', 'user');
 const EXAMPLE_FILE = path.join(EXAMPLES_DIR, 'support-agent.json');
@@ -37,7 +38,6 @@ const CREDENTIALS = {
 };
 /** The card the stand-in model gives in (c): the sandbox's approved test card, an expiry and CVV nothing else uses. */
 const CARD = { given: 'by the stand-in model in (c)', cardNumber: '4111111111111111', cardExpMonth: '11', cardExpYear: '31', cardCVV: '987' };
-const REFUND_PATH = '/transaction/refund';
 /** Refund Payment's Maximum Amount per Call in examples/support-agent.json. */
 const LIMIT = 25;
 const FINAL = (message) => message.startsWith('The tool answered:');
@@ -65,7 +65,7 @@ function assertFinalAnswer({ res, answers }) {
 	assert.equal(res.json?.output, `The tool answered: ${answers[0]}`, "the agent's final answer, quoting the tool, reaches the chat caller");
 }
 
-/** A refusal as the model reads it: n8n's error item, in the node's words from its start (mcp/workflow.js `assertToolRefused`). */
+/** A refusal as the model reads it: n8n's error item, in the node's words from its start (lib/tools.js `assertToolRefused`). */
 function assertRefusal(label, result, says, reads) {
 	const error = parseJson(result.answers[0] ?? '')?.[0]?.error ?? '';
 	assert.match(error, /^Refused: /, `the tool message: ${result.answers[0]?.slice(0, 300)}`);
@@ -85,11 +85,6 @@ async function say(chatInput) {
 	return { executionId: res.json.executionId, before, socket: openChatSocket(s.server.url, { sessionId, ...res.json }) };
 }
 
-const refundsSince = (before) => s.sandbox.requests.slice(before).filter((request) => request.apiPath === REFUND_PATH);
-/** The amounts of the refunds among `sent`, the sandbox's requests. */
-const refundAmounts = (sent) => sent.filter((request) => request.apiPath === REFUND_PATH).map((request) => parseJson(request.body)?.amount);
-const readOf = (paymentId) => `/transaction/status/${paymentId}`;
-
 /**
  * A refund through the example's chat: the approval request (the payment, the amount with its currency, the limit,
  * and whether the amount is above it), what happened before the click, then the click.
@@ -108,12 +103,12 @@ async function reviewedRefund(amount, buttonText) {
 		assert.deepEqual(request.buttons.map((button) => button.text).sort(), ['Approve refund', 'Decline']);
 		// The request comes once the execution waits: nothing may have reached the gateway, nor may it while it waits.
 		await sleep(1000);
-		assert.equal(refundsSince(chat.before).length, 0, 'no refund before an answer');
+		assert.equal(refundsIn(s.sandbox.requests.slice(chat.before)).length, 0, 'no refund before an answer');
 		assert.equal((await s.session.data('GET', `/rest/executions/${chat.executionId}`)).status, 'waiting');
 		assert.equal(await clickButton(request.buttons.find((button) => button.text === buttonText)), 200, `"${buttonText}" clicked`);
 		const final = await chat.socket.next(FINAL);
 		assert.ok(final, `the agent's final answer reaches the chat: ${chat.socket.messages.join(' | ').slice(0, 300)}`);
-		return { final, refunds: refundsSince(chat.before), answers: s.model.toolAnswers(said), review: request.text };
+		return { final, refunds: refundsIn(s.sandbox.requests.slice(chat.before)), answers: s.model.toolAnswers(said) };
 	} finally {
 		chat.socket.close();
 	}
@@ -163,12 +158,12 @@ check('(b) Transaction → Refund as a tool: refused above Maximum Amount per Ca
 	assertRefusal('refund of 1 at the default Maximum Amount per Call 0', await ask(1, 'Refund Without Limit', 'limit left at 0'), /Maximum Amount per Call is 0/);
 	const under = await ask(4, 'Refund Up To 5', 'limit 5, under it');
 	const sent = under.sent.map((r) => [r.apiPath, parseJson(r.body)?.amount]);
-	assert.deepEqual(sent, [[readOf(paid.paymentId), undefined], [REFUND_PATH, 4]], 'the payment read for its currency, then exactly one refund request, of 4');
+	assert.deepEqual(sent, [[statusPath(paid.paymentId), undefined], [REFUND_PATH, 4]], 'the payment read for its currency, then exactly one refund request, of 4');
 	const [refund] = parseJson(under.answers[0] ?? '') ?? [];
 	assert.deepEqual([refund?.paymentId, refund?.amount, refund?.paymentStatus], [paid.paymentId, 4, 'partially_refunded'], 'the refund comes back to the model');
 	assert.ok(refund.refundId, 'with its refundId');
 	assertFinalAnswer(under);
-	const after = await gatewayRequest(s.sandbox, 'GET', readOf(encodeURIComponent(paid.paymentId)));
+	const after = await gatewayRequest(s.sandbox, 'GET', statusPath(encodeURIComponent(paid.paymentId)));
 	assert.equal(after.body?.data?.paymentStatus, 'partially_refunded', 'the gateway holds the payment partially refunded');
 });
 
@@ -179,7 +174,7 @@ check('(b) two refunds of 3 asked at once under Maximum Total per Execution 5 (t
 	const errors = result.answers.map((answer) => parseJson(answer)?.[0]?.error).filter(Boolean);
 	assert.equal(errors.length, 1, result.answers.join(' | ').slice(0, 400));
 	assert.match(errors[0], /^Refused: a refund of 3 USD would take this tool above its Maximum Total per Execution of 5 USD: it has moved (0|3) USD in this execution/);
-	assert.deepEqual(refundAmounts(result.sent), [3], 'exactly one refund of 3');
+	assert.deepEqual(refundsIn(result.sent).map((refund) => refund.amount), [3], 'exactly one refund of 3');
 	// The refused call sent nothing: the one read is the sent refund's.
 	s.refused.push({ label: 'second refund of 3 over the total of 5', requests: result.sent.length - 2 });
 	assert.equal(result.res.status, 200);
@@ -188,7 +183,7 @@ check('(b) two refunds of 3 asked at once under Maximum Total per Execution 5 (t
 check('(b) a refund of a payment in EUR through a tool limited in USD: refused after reading the payment, no refund sent', async () => {
 	const paid = await paidPayment(s.sandbox, { amount: 20, receiptId: 'AGENT-EUR-1', currency: 'EUR' });
 	const result = await turn(s.urls.refunds, `Refund 2 of payment ${paid.paymentId} (in euro)`, 'Refund Up To 5', { paymentId: paid.paymentId, amount: 2 });
-	assertRefusal('refund of a payment in EUR', result, /the payment is in EUR, and this tool's limits are in USD \(Limit Currency\)/, [readOf(paid.paymentId)]);
+	assertRefusal('refund of a payment in EUR', result, /the payment is in EUR, and this tool's limits are in USD \(Limit Currency\)/, [statusPath(paid.paymentId)]);
 });
 
 check('(c) Transaction → Initiate as a tool with card details from the model: refused, and no card data in the answers', async () => {
@@ -203,21 +198,16 @@ check('(c) Transaction → Initiate as a tool with card details from the model: 
 });
 
 check('(c) a stored card with Customer Authentication "None": refused, nothing sent', async () => {
-	const stored = await cardPayment(s.sandbox, await unpaidOrder(s.sandbox, { amount: 5, receiptId: 'AGENT-STORE-1' }), { secureCard: true });
-	s.digitalCardId = stored.securedCardDetails.digitalCardId;
-	const orderId = await unpaidOrder(s.sandbox, { amount: 20, receiptId: 'AGENT-TOKEN-1' });
-	const args = { orderId, digitalCardId: s.digitalCardId, amount: 20, currency: 'USD' };
-	const result = await turn(s.urls.card, `Pay order ${orderId} with the stored card, no confirmation`, 'Pay Stored Card Without Confirmation', args);
+	s.storedCard = await storedCardOrder(s.sandbox, 'AGENT');
+	const result = await turn(s.urls.card, `Pay order ${s.storedCard.orderId} with the stored card, no confirmation`, 'Pay Stored Card Without Confirmation', s.storedCard);
 	assertRefusal('stored card without confirmation', result, /only when the customer confirms the payment with a one-time password/);
-	s.tokenOrderId = orderId;
 });
 
 check('(c) a stored card with OTP Only: the model is asked for no CVV, one given anyway is not sent, and the customer must confirm', async () => {
-	const args = { orderId: s.tokenOrderId, digitalCardId: s.digitalCardId, amount: 20, currency: 'USD', cvv: '987' };
-	const result = await turn(s.urls.card, `Pay order ${s.tokenOrderId} with the stored card`, 'Pay Stored Card', args);
+	const result = await turn(s.urls.card, `Pay order ${s.storedCard.orderId} with the stored card`, 'Pay Stored Card', { ...s.storedCard, cvv: '987' });
 	const offered = result.offered.find((tool) => tool.name === 'Pay_Stored_Card');
 	assert.deepEqual(Object.keys(offered?.parameters?.properties ?? {}).sort(), ['amount', 'currency', 'digitalCardId', 'orderId'], 'no cvv argument offered');
-	assertOtpOnlyPayment(result.sent, s.sandbox, s.digitalCardId);
+	assertOtpOnlyPayment(result.sent, s.sandbox, s.storedCard.digitalCardId);
 	assert.equal(parseJson(result.answers[0] ?? '')?.[0]?.paymentStatus, 'pending');
 	assertFinalAnswer(result);
 });
@@ -256,7 +246,7 @@ check('(d) a sentence the stand-in does not read is answered with the two it doe
 
 check('(d) a refund of 10 approved in the chat: the execution waits for it, then exactly one refund of 10, in the answer', async () => {
 	const approved = await reviewedRefund(10, 'Approve refund');
-	assert.deepEqual(approved.refunds.map((r) => [parseJson(r.body).paymentId, parseJson(r.body).amount]), [[s.payment.paymentId, 10]]);
+	assert.deepEqual(approved.refunds.map((refund) => [refund.paymentId, refund.amount]), [[s.payment.paymentId, 10]]);
 	// An OMR amount comes back as the gateway writes it, with its three decimals ("10.000").
 	assert.ok(/"refundId":"[^"]+"/.test(approved.final) && /"amount":"?10(\.0+)?"?[,}]/.test(approved.final), approved.final.slice(0, 300));
 });
@@ -280,7 +270,7 @@ check('(b) Maximum Total per Day 15 (10 per call): chat messages, each its own e
 	const sent = [];
 	for (const [index, amount] of [6, 6, 6, 3].entries()) {
 		const result = await turn(s.urls.refunds, `Refund ${amount} of payment ${paid.paymentId} (message ${index + 1} of the day)`, 'Refund With Day 15', { paymentId: paid.paymentId, amount });
-		sent.push(refundAmounts(result.sent));
+		sent.push(refundsIn(result.sent).map((refund) => refund.amount));
 		if (index === 2) {
 			const error = parseJson(result.answers[0] ?? '')?.[0]?.error ?? '';
 			assert.match(error, /^Refused: a refund of 6 USD would take this tool above its Maximum Total per Day of 15 USD: it has moved 12 USD in the last 24 hours, 3 USD left\./, result.answers[0]);
@@ -299,10 +289,8 @@ check('(e) 0 requests at the sandbox from each of the 8 refused tool calls (a re
 test('(f) leaks: secrets and card data in what n8n stored (database, logs, files in .n8n)', async (t) => {
 	if (!s.n8n?.server) return t.skip('n8n did not run');
 	const { result } = await searchLeaks(s.n8n, s.sandbox, { workflows: s.stored, cards: [CARD], allowedIn: TOOL_CALL_ARGUMENTS });
-	const card = `card number ending ${CARD.cardNumber.slice(-4)}`;
-	const kept = [...new Set(result.allowedElsewhere.filter((hit) => hit.what === card).map((hit) => hit.where))];
 	console.log(
-		`NOTE the card number the model gave in (c) is kept by n8n in ${kept.join(' and ') || 'no place'}, only where it keeps a ` +
+		`NOTE the card number the model gave in (c) is kept by n8n in ${placesKeeping(result, CARD)}, only where it keeps a ` +
 			"model's tool-call arguments (execution data: the tool node's input, the agent's tool request, the chat model's " +
 			"conversation; event log: the conversation of n8n.ai.llm.generated): n8n's doing, whatever the tool does; the node " +
 			'refused the call and sent nothing',

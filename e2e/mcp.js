@@ -12,18 +12,18 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { assertOtpOnlyPayment, assertToolRefused, connectClient, CREDENTIAL, PATH, resultText, TRIGGER, toolName, workflow } = require('./mcp/workflow');
+const { connectClient, CREDENTIAL, PATH, resultText, TRIGGER, toolName, workflow } = require('./mcp/workflow');
 const { mcpArgumentsRule, placesOf } = require('./mcp/stored');
 const { has, searchLeaks, setUp, startN8n, story } = require('./lib/check');
-const { cardPayment, paidPayment, unpaidOrder } = require('./lib/gateway');
+const { paidPayment, statusPath, unpaidOrder } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { onCleanUp, parseJson } = require('./lib/processes');
 const { RestSession } = require('./lib/rest');
+const { assertOtpOnlyPayment, assertToolRefused, placesKeeping, REFUND_PATH, refundsIn, storedCardOrder } = require('./lib/tools');
 
 const USER_FOLDER = path.join(paths.WORK, 'mcp', 'user');
 /** The card the client gives in (e): the sandbox's approved test card, an expiry nothing else uses. */
 const CARD = { given: 'by the MCP client in (e)', cardNumber: '4111111111111111', cardExpMonth: '10', cardExpYear: '32', cardCVV: '' };
-const REFUND_PATH = '/transaction/refund';
 
 const s = { refused: [], calls: 0 };
 const { step, check, log } = story('mcp');
@@ -37,13 +37,11 @@ async function call(nodeName, args) {
 	return { isError: result.isError === true, text, json: parseJson(text), sent: s.sandbox.requests.slice(before) };
 }
 
-/** A refusal as the client reads it: an error result, in the node's words (mcp/workflow.js `assertToolRefused`). */
+/** A refusal as the client reads it: an error result, in the node's words (lib/tools.js `assertToolRefused`). */
 function assertRefused(label, result, says, reads) {
 	assert.ok(result.isError, `an error result: ${result.text.slice(0, 300)}`);
 	assertToolRefused(s.refused, label, result, says, reads);
 }
-
-const readOf = (paymentId) => `/transaction/status/${paymentId}`;
 
 /** The SDK client connected to n8n's MCP endpoint, `s.client`, closed at clean-up. */
 async function connect() {
@@ -53,7 +51,7 @@ async function connect() {
 	s.client = client;
 }
 
-const refundsOf = (result) => result.sent.filter((request) => request.apiPath === REFUND_PATH).length;
+const refundsOf = (result) => refundsIn(result.sent).length;
 /** A refund of 10 of the payment of (j) through Refund With Day 30. */
 const refundTen = () => call('Refund With Day 30', { paymentId: s.dayPayment.paymentId, amount: 10 });
 
@@ -86,7 +84,7 @@ check('(b) Status → Get by Payment ID: the simplified record comes back to the
 	const result = await call('Payment Status', { paymentId: s.payment.paymentId });
 	assert.ok(!result.isError, result.text.slice(0, 300));
 	has(result.json?.[0], { paymentId: s.payment.paymentId, status: 'success', amount: 40, signature: undefined }, 'simplified: no signature');
-	assert.deepEqual(result.sent.map((request) => request.apiPath), [readOf(s.payment.paymentId)]);
+	assert.deepEqual(result.sent.map((request) => request.apiPath), [statusPath(s.payment.paymentId)]);
 });
 
 check('(c) refunds: 10.50 above Maximum Amount per Call 10 refused unsent; 10 at it and 4 under it, one refund each', async () => {
@@ -95,7 +93,7 @@ check('(c) refunds: 10.50 above Maximum Amount per Call 10 refused unsent; 10 at
 	for (const amount of [10, 4]) {
 		const result = await call('Refund Up To 10', { paymentId, amount });
 		assert.ok(!result.isError, result.text.slice(0, 300));
-		assert.deepEqual(result.sent.map((r) => [r.apiPath, parseJson(r.body)?.amount ?? null]), [[readOf(paymentId), null], [REFUND_PATH, amount]], `one read for the currency, one refund of ${amount}`);
+		assert.deepEqual(result.sent.map((r) => [r.apiPath, parseJson(r.body)?.amount ?? null]), [[statusPath(paymentId), null], [REFUND_PATH, amount]], `one read for the currency, one refund of ${amount}`);
 		assert.deepEqual([result.json?.[0]?.amount, result.json?.[0]?.paymentStatus], [amount, 'partially_refunded']);
 	}
 });
@@ -116,7 +114,7 @@ check('(c) Maximum Total per Execution 5: a refund of 8 (under the 10 per call) 
 check('(d) a refund of a payment in EUR through a tool limited in USD: refused after reading the payment, no refund sent', async () => {
 	const euro = await paidPayment(s.sandbox, { amount: 20, receiptId: 'MCP-EUR-1', currency: 'EUR' });
 	const result = await call('Refund Up To 10', { paymentId: euro.paymentId, amount: 3 });
-	assertRefused('refund of a payment in EUR', result, /the payment is in EUR, and this tool's limits are in USD \(Limit Currency\)/, [readOf(euro.paymentId)]);
+	assertRefused('refund of a payment in EUR', result, /the payment is in EUR, and this tool's limits are in USD \(Limit Currency\)/, [statusPath(euro.paymentId)]);
 });
 
 check('(e) card details from the client: refused, nothing sent', async () => {
@@ -128,23 +126,18 @@ check('(e) card details from the client: refused, nothing sent', async () => {
 });
 
 check('(f) a stored card with Customer Authentication "None" or "CVV and OTP": refused, nothing sent', async () => {
-	const stored = await cardPayment(s.sandbox, await unpaidOrder(s.sandbox, { amount: 5, receiptId: 'MCP-STORE-1' }), { secureCard: true });
-	s.digitalCardId = stored.securedCardDetails.digitalCardId;
-	const orderId = await unpaidOrder(s.sandbox, { amount: 20, receiptId: 'MCP-TOKEN-1' });
-	const args = { orderId, digitalCardId: s.digitalCardId, amount: 20, currency: 'USD' };
-	assertRefused('stored card without confirmation', await call('Pay Without Confirmation', args), /without it the customer does not confirm the amount/);
-	assertRefused('stored card with CVV and OTP', await call('Pay With CVV And OTP', args), /CVV and OTP needs the card's security code, which an AI agent's tool never takes/);
-	s.tokenOrderId = orderId;
+	s.storedCard = await storedCardOrder(s.sandbox, 'MCP');
+	assertRefused('stored card without confirmation', await call('Pay Without Confirmation', s.storedCard), /without it the customer does not confirm the amount/);
+	assertRefused('stored card with CVV and OTP', await call('Pay With CVV And OTP', s.storedCard), /CVV and OTP needs the card's security code, which an AI agent's tool never takes/);
 });
 
 check('(g) a stored card with OTP Only: in EUR refused unsent; in USD one payment that the customer must confirm, sent without the CVV the client added', async () => {
-	const args = { orderId: s.tokenOrderId, digitalCardId: s.digitalCardId, amount: 20 };
-	assertRefused('stored card, stated in EUR', await call('Pay With Stored Card', { ...args, currency: 'EUR' }), /the order \(as this call states it\) is in EUR, and this tool's limits are in USD/);
-	const paid = await call('Pay With Stored Card', { ...args, currency: 'USD', cvv: '987' });
+	assertRefused('stored card, stated in EUR', await call('Pay With Stored Card', { ...s.storedCard, currency: 'EUR' }), /the order \(as this call states it\) is in EUR, and this tool's limits are in USD/);
+	const paid = await call('Pay With Stored Card', { ...s.storedCard, cvv: '987' });
 	assert.ok(!paid.isError, paid.text.slice(0, 300));
-	assert.deepEqual([paid.json?.[0]?.orderId, paid.json?.[0]?.paymentStatus], [s.tokenOrderId, 'pending']);
+	assert.deepEqual([paid.json?.[0]?.orderId, paid.json?.[0]?.paymentStatus], [s.storedCard.orderId, 'pending']);
 	assert.ok(paid.json?.[0]?.redirectionData?.formData, 'the confirmation page for the customer');
-	assertOtpOnlyPayment(paid.sent, s.sandbox, s.digitalCardId);
+	assertOtpOnlyPayment(paid.sent, s.sandbox, s.storedCard.digitalCardId);
 });
 
 check('(h) 0 requests at the sandbox from each refused call (a refund of a payment in EUR: only its read)', () => {
@@ -179,7 +172,7 @@ check('(j) Maximum Total per Day 30 (10 per call, 10 per execution), a payment o
 	const atOnce = await Promise.all(Array.from({ length: 4 }, () => refundTen()));
 	assert.deepEqual(atOnce.map(refundsOf), [0, 0, 0, 0], 'no refund of the 4 calls at once');
 	assert.ok(atOnce.every((result) => /Maximum Total per Day/.test(result.text)));
-	const refunds = s.sandbox.requests.filter((request) => request.apiPath === REFUND_PATH && parseJson(request.body)?.paymentId === s.dayPayment.paymentId);
+	const refunds = refundsIn(s.sandbox.requests).filter((refund) => refund.paymentId === s.dayPayment.paymentId);
 	assert.equal(refunds.length, 3);
 	log(`Maximum Total per Day 30: 8 calls one at a time sent ${one.map(refundsOf).reduce((a, b) => a + b)} refunds of 10; 4 at once sent ${atOnce.map(refundsOf).reduce((a, b) => a + b)}`);
 	log(`the refusal as the client reads it: ${one[3].text.slice(0, 260)}`);
@@ -205,7 +198,5 @@ check('(j) after n8n restarts, a further call the same day is still refused, not
 test('(i) leaks: secrets and card data in what n8n stored (database, logs, files in .n8n), but for the client\'s arguments', async (t) => {
 	if (!s.n8n?.server) return t.skip('n8n did not run');
 	const { result } = await searchLeaks(s.n8n, s.sandbox, { workflows: s.stored, cards: [CARD], allowedIn: mcpArgumentsRule(TRIGGER) });
-	const card = `card number ending ${CARD.cardNumber.slice(-4)}`;
-	const kept = [...new Set(result.allowedElsewhere.filter((hit) => hit.what === card).map((hit) => hit.where))];
-	console.log(`NOTE the card number the client gave in (e) is kept by n8n in ${kept.join(' and ') || 'no place'}, only where it keeps an MCP client's arguments: n8n's doing; the node refused the call and sent nothing`);
+	console.log(`NOTE the card number the client gave in (e) is kept by n8n in ${placesKeeping(result, CARD)}, only where it keeps an MCP client's arguments: n8n's doing; the node refused the call and sent nothing`);
 });

@@ -8,7 +8,6 @@ import { chromium, selectors } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
 const { aptInstall } = require('../lib/apt');
-const { waitUntil } = require('../lib/processes');
 
 const CHROMIUM = process.env.EDITOR_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -117,16 +116,13 @@ export async function openResourceList(page, scope, name) {
 	return { items: (await items.allTextContents()).map((text) => text.trim()), error: await textOf(error) };
 }
 
-/** Turns a node setting's switch on or off in the Settings tab (the tab stays shown). */
-export async function setNodeSetting(page, ndv, name, on) {
+/** Turns a node setting's switch on in the Settings tab (the tab stays shown); resolves with whether it is on. */
+export async function turnOnNodeSetting(ndv, name) {
 	await ndv.getByTestId('tab-settings').click();
 	const toggle = parameterInput(ndv, name).locator('.el-switch').first();
-	await toggle.waitFor({ state: 'visible' });
-	const isOn = () => toggle.evaluate((element) => element.classList.contains('is-checked'));
-	if ((await isOn()) !== on) await toggle.click();
+	if (!(await toggle.evaluate((element) => element.classList.contains('is-checked')))) await toggle.click();
 	// The switch is redrawn once n8n has stored the setting on the node.
-	await waitUntil(async () => (await isOn()) === on, { timeoutMs: 2000, intervalMs: 100 });
-	return isOn();
+	return parameterInput(ndv, name).locator('.el-switch.is-checked').first().waitFor({ timeout: 2000 }).then(() => true, () => false);
 }
 
 /** "Execute step" in the node's panel; resolves once the output shows the run: { error, description, hints, data }. */
@@ -238,7 +234,7 @@ export async function importFromFile(page, file, workflow) {
 	// Sticky notes are drawn apart from the nodes.
 	const expected = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote').length;
 	const nodes = page.getByTestId('canvas-node');
-	await waitUntil(async () => (await nodes.count()) >= expected, { timeoutMs: 15_000 });
+	await nodes.nth(expected - 1).waitFor({ state: 'attached', timeout: 15_000 }).catch(() => {});
 	// Issues are computed once the nodes are on the canvas; give them a moment to show.
 	await page.waitForTimeout(1000);
 	const toasts = page.locator('.el-notification[class*="error"], .el-notification[class*="warning"]');

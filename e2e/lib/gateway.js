@@ -97,7 +97,7 @@ const inPool = (items, width, fn) => Readable.from(items).map((item) => fn(item)
 
 /** The flat notification the gateway would send for a payment, signed: from its status record. */
 async function notificationOf(sandbox, paymentId) {
-	const { orderId, paymentStatus, receiptId, amount, signature, completedAt, paymentDetails } = await call(sandbox, `/transaction/status/${paymentId}`);
+	const { orderId, paymentStatus, receiptId, amount, signature, completedAt, paymentDetails } = await call(sandbox, statusPath(paymentId));
 	return { orderId, paymentId, status: paymentStatus, receiptId, amount, signature, timestamp: completedAt, paymentDetails };
 }
 
@@ -115,3 +115,7 @@ async function postAtOnce(urls, bodies) {
 }
 
 module.exports = { DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, notified, inPool, notificationOf, settledPayment, postAtOnce };
+
+/** The path of a payment's status record (by payment id), which a refund reads first for the payment's currency. */
+const statusPath = (paymentId) => `/transaction/status/${paymentId}`;
+module.exports.statusPath = statusPath;

@@ -5,15 +5,12 @@
 // (the client calls a tool by its node name). Refund With Day 30 is at typeVersion 1.3, where the daily budget across
 // executions starts (each tools/call being one); Pay With Card uses card mode, which the editor does not offer a tool,
 // with a generous limit, so only the card rule can refuse it. And the official SDK client that calls them (also from
-// the queue check). And the rules a tool keeps alike whoever calls it, asserted alike by the agent and the MCP checks.
-
-const assert = require('node:assert/strict');
+// the queue check).
 
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
-const { decryptCardDetails } = require('../../sandbox/checks');
-const { parseJson, sleep } = require('../lib/processes');
+const { waitUntil } = require('../lib/processes');
 
 const CREDENTIAL = { id: 'pgMcpCred0000001', name: 'Payment Gateway account', type: 'paymentGatewayApi' };
 const TRIGGER = 'MCP Server Trigger';
@@ -27,17 +24,12 @@ const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 /** The SDK client connected to the MCP endpoint `url` over Streamable HTTP, retried while n8n registers it. */
 async function connectClient(url, name) {
 	let lastError;
-	for (let attempt = 0; attempt < 60; attempt++) {
+	const connected = await waitUntil(() => {
 		const client = new Client({ name, version: '1.0.0' });
-		try {
-			await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-			return client;
-		} catch (error) {
-			lastError = error;
-			await sleep(500);
-		}
-	}
-	throw new Error(`the MCP endpoint ${url} answers: ${lastError?.message}`);
+		return client.connect(new StreamableHTTPClientTransport(new URL(url))).then(() => client, (error) => void (lastError = error));
+	}, { timeoutMs: 30_000, intervalMs: 500 });
+	if (!connected) throw new Error(`the MCP endpoint ${url} answers: ${lastError?.message}`);
+	return connected;
 }
 
 /**
@@ -52,23 +44,4 @@ async function closeClient(client) {
 /** The text of a tools/call result. */
 const resultText = (result) => result.content?.map((part) => part.text ?? '').join('') ?? '';
 
-/**
- * A refusal as the caller reads it (`text`, the node's words), and what reached the sandbox (`sent`): nothing, or only
- * `reads`, the read of the payment a refund refused for its currency costs. Tallied in `refused` for the check's count.
- */
-function assertToolRefused(refused, label, { text, sent }, says, reads = []) {
-	refused.push({ label, requests: sent.filter((request) => !reads.includes(request.apiPath)).length, reads: sent.length });
-	const unsent = reads.length ? 'No refund was sent; only the payment was read' : 'Nothing was sent to the payment gateway';
-	assert.ok(/Refused: /.test(text) && says.test(text) && text.includes(unsent), `the refusal: ${text.slice(0, 300)}`);
-	assert.deepEqual(sent.map((request) => request.apiPath), reads, 'requests at the sandbox');
-}
-
-/** A stored-card payment with OTP Only (`sent`): one request, the customer confirms, and no CVV, whatever the caller gave. */
-function assertOtpOnlyPayment(sent, sandbox, digitalCardId) {
-	assert.deepEqual(sent.map((request) => request.apiPath), ['/transaction/initiate']);
-	const body = parseJson(sent[0].body);
-	assert.deepEqual([body.skipCVVandOTP, body.skipCVVOnlyFlag], [false, true], 'OTP only: the customer confirms');
-	assert.deepEqual(decryptCardDetails(body.encryptedCardDetails, sandbox.cardEncryptionKey), { digitalCardId }, 'no CVV sent');
-}
-
-module.exports = { PATH, CREDENTIAL, TRIGGER, workflow, toolName, connectClient, closeClient, resultText, assertToolRefused, assertOtpOnlyPayment };
+module.exports = { PATH, CREDENTIAL, TRIGGER, workflow, toolName, connectClient, closeClient, resultText };
