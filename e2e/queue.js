@@ -217,8 +217,7 @@ check(`3. ${NOTIFICATIONS} notifications to the trigger on the webhook processor
 	log(`${NOTIFICATIONS} notifications to ${executions.length} finished executions: ${seconds(since)}`);
 	const forged = await sandbox.sendNotification({ paymentId: payments[0].paymentId, signature: '0'.repeat(64) });
 	assert.equal(forged.status, 401, 'a forged notification is refused');
-	await sleep(3000);
-	const settled = await session.finishedExecutions(deployed.id, NOTIFICATIONS, { timeoutMs: 0, seen });
+	const settled = await session.settledExecutions(deployed.id, NOTIFICATIONS, { quietMs: 3000, timeoutMs: 0, seen });
 	assert.equal(settled.length, NOTIFICATIONS, 'none lost, none added later, none for the forged one');
 	s.notified = [...expected.keys()];
 	assert.deepEqual(settled.map((execution) => execution.status), Array(NOTIFICATIONS).fill('success'));
