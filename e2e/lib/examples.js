@@ -20,6 +20,7 @@ function loadExamples() {
 	return Object.fromEntries(files.map((file) => [file.slice(0, -5), JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'))]));
 }
 
+/** The node of that name; none throws. */
 function nodeOf(workflow, name) {
 	const node = workflow.nodes.find((candidate) => candidate.name === name);
 	if (!node) throw new Error(`"${workflow.name}" has no node "${name}"`);
@@ -53,4 +54,4 @@ async function unknownTypes(session, workflow) {
 	return workflow.nodes.map((node) => `${node.type}@${node.typeVersion}`).filter((type) => !known.has(type));
 }
 
-module.exports = { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, loadExamples, withCodeList, withSetField, unknownTypes };
+module.exports = { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME, loadExamples, nodeOf, withCodeList, withSetField, unknownTypes };

@@ -6,6 +6,7 @@
 // an attacker or a repeating gateway sends them: made from the gateway's own signed record of a payment (status by
 // payment id), then changed or sent again, straight to a trigger's production URL.
 
+const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const path = require('node:path');
 const { Readable } = require('node:stream');
@@ -102,16 +103,16 @@ async function notificationOf(sandbox, paymentId) {
 }
 
 /** A settled card payment of a new order (approved, or declined with `declined`); its notification. */
-async function settledPayment(sandbox, { amount = 25.5, receiptId, declined = false, orderId } = {}) {
-	const order = orderId ?? (await unpaidOrder(sandbox, { amount, receiptId }));
-	const { paymentId } = await cardPayment(sandbox, order, declined ? { card: DECLINED_CARD } : {});
+async function settledPayment(sandbox, { amount = 25.5, receiptId, declined = false } = {}) {
+	const orderId = await unpaidOrder(sandbox, { amount, receiptId });
+	const { paymentId } = await cardPayment(sandbox, orderId, declined ? { card: DECLINED_CARD } : {});
 	return notificationOf(sandbox, paymentId);
 }
 
-/** Every body posted at the same moment to every URL; resolves with the HTTP statuses, in order. */
+/** Every body posted at the same moment to every URL, as a repeating gateway sends them; each must be answered 200. */
 async function postAtOnce(urls, bodies) {
 	const answers = await Promise.all(urls.flatMap((url) => bodies.map((body) => post(url, body))));
-	return answers.map((answer) => answer.status);
+	assert.deepEqual(answers.map((answer) => answer.status), answers.map(() => 200), `every delivery to ${urls.join(', ')} answered 200`);
 }
 
 module.exports = { DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, notified, inPool, notificationOf, settledPayment, postAtOnce };

@@ -61,9 +61,6 @@ async function pgClient(connection, database = DATABASE) {
 	return client;
 }
 
-const pgAnswers = (connection) =>
-	pgClient(connection, 'postgres').then((client) => client.end().then(() => true), () => false);
-
 /**
  * A database `command` with `argsOf(port)` on a free port, stopped after the n8n processes, its console in
  * <logDir>/<file>.out; resolves once `ready(port)`, with { port, stop() }.
@@ -97,7 +94,7 @@ async function startPostgres(workDir, logDir, pgBin, log) {
 
 	const connection = { host: '127.0.0.1', user: DB_USER, password };
 	const argsOf = (port) => ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`];
-	const ready = (port) => pgAnswers({ ...connection, port });
+	const ready = (port) => pgClient({ ...connection, port }, 'postgres').then((client) => client.end().then(() => true), () => false);
 	const { port, stop } = await startService('postgres', 'postgres', path.join(pgBin, 'postgres'), argsOf, { cwd: dir, logDir, log, ready, stopSignal: 'SIGINT', ...account });
 	connection.port = port;
 	const admin = await pgClient(connection, 'postgres');
@@ -120,10 +117,7 @@ async function startServices(n8n) {
 
 const services = new WeakMap();
 /** Redis and PostgreSQL of this n8n, started at the first call. */
-function servicesOf(n8n) {
-	if (!services.has(n8n)) services.set(n8n, startServices(n8n));
-	return services.get(n8n);
-}
+const servicesOf = (n8n) => services.get(n8n) ?? services.set(n8n, startServices(n8n)).get(n8n);
 
 /** A worker serves /healthz only when asked to, and on main's port unless given another. */
 const startWorker = (n8n, role) =>

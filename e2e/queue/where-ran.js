@@ -13,11 +13,12 @@ const ENQUEUED = /^Enqueued execution (\d+) \(job (\S+)\)/;
 const STARTED = /^Worker started execution (\d+) \(job (\S+)\)/;
 const FINISHED = /^Execution (\d+) \(job (\S+)\) finished/;
 
-/** [{ executionId, job }] of the messages matching `pattern` in one n8n log file (JSON lines, N8N_LOG_FORMAT=json). */
-function logged(file, pattern) {
-	const lines = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n') : [];
-	return lines.map((line) => pattern.exec(String(parseJson(line)?.message ?? ''))).filter(Boolean).map(([, executionId, job]) => ({ executionId, job }));
-}
+/** The entries of one n8n log file (JSON lines, N8N_LOG_FORMAT=json); a line that is not JSON gives undefined. */
+const entries = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n') : []).map(parseJson);
+
+/** [{ executionId, job }] of the messages matching `pattern` in one n8n log file. */
+const logged = (file, pattern) =>
+	entries(file).map((entry) => pattern.exec(String(entry?.message ?? ''))).filter(Boolean).map(([, executionId, job]) => ({ executionId, job }));
 
 /**
  * The executions that kept the process of `role` from stopping, split into those n8n lost and the rest. n8n's queue
@@ -27,7 +28,7 @@ function logged(file, pattern) {
  */
 function heldAtStop(logDir, role) {
 	const file = path.join(logDir, `n8n-${role}.log`);
-	const lines = fs.readFileSync(file, 'utf8').split('\n').map(parseJson);
+	const lines = entries(file);
 	const idsOf = (message) => new Set(lines.filter((line) => line?.message === message).map((line) => String(line.metadata?.executionId)));
 	const removed = idsOf('Execution removed');
 	const active = [...idsOf('Execution added')].filter((id) => !removed.has(id));
@@ -41,11 +42,11 @@ function heldAtStop(logDir, role) {
  *
  * @param {string} logDir  n8n's log directory (n8n-<role>.log)
  * @param {string[]} workers  worker roles, e.g. ['worker-1', 'worker-2']
- * @param {string[]} enqueuers  roles that put executions on the queue (the webhook processor, main)
  */
-function whereRan(logDir, executionIds, { workers, enqueuers = ['webhook', 'main'] }) {
+function whereRan(logDir, executionIds, { workers }) {
 	const file = (role) => path.join(logDir, `n8n-${role}.log`);
-	const enqueued = enqueuers.flatMap((role) => logged(file(role), ENQUEUED));
+	// The webhook processor and main put executions on the queue.
+	const enqueued = ['webhook', 'main'].flatMap((role) => logged(file(role), ENQUEUED));
 	const started = workers.flatMap((role) => logged(file(role), STARTED).map((entry) => ({ ...entry, role })));
 	const byWorker = Object.fromEntries(workers.map((role) => [role, []]));
 	const problems = [];
