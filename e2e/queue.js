@@ -7,7 +7,8 @@
 //      Get by Order ID at Concurrency 10: once to warm up, 3 times timed, and at the end 3 times on one worker;
 //   2. the checkout story: order, payment, authentication in the sandbox, status, refund, status;
 //   3. the Payment Gateway Trigger receiving 50 notifications of payments completed in the sandbox, then repeats of
-//      them through the webhook processor: the 50 again, 10 new ones at once then again, and identical ones at once.
+//      them through the webhook processor: the 50 again, 10 new ones at once then again, and identical ones at once;
+//   4. the MCP Server Trigger on the webhook processor: a refund tool's Maximum Total per Day across both workers.
 // Which worker ran which execution is read from their logs (queue/where-ran.js). Then the leak search over PostgreSQL,
 // the logs and the files. The sandbox's orders and payments are made beforehand with signed requests straight to it,
 // so that n8n's executions are all that is timed.
@@ -264,7 +265,7 @@ function mcpDayWorkflow() {
 	return prepared({ ...whole, name: 'Queue check: MCP refunds with a daily budget', nodes, connections: { 'Refund With Day 30': whole.connections['Refund With Day 30'] } });
 }
 
-check('5. the MCP Server Trigger through the webhook processor, a refund tool with Maximum Total per Day 30 (10 a call): 12 calls, 4 at a time, on two workers', async () => {
+check('4. the MCP Server Trigger through the webhook processor, a refund tool with Maximum Total per Day 30 (10 a call): 12 calls, 4 at a time, on two workers', async () => {
 	const { id } = await s.session.createWorkflow(mcpDayWorkflow());
 	await s.session.activateWorkflow(id);
 	const client = await connectClient(new URL(`/mcp/${MCP_PATH}`, s.server.webhookUrl('x')), 'payment-gateway-queue-check');
@@ -289,11 +290,11 @@ check('5. the MCP Server Trigger through the webhook processor, a refund tool wi
 	}
 });
 
-step(`4. ${OTHERS.join(', ')} stopped`, async () => {
+step(`5. ${OTHERS.join(', ')} stopped`, async () => {
 	for (const role of OTHERS) await s.server.stopWorker(role);
 });
 for (let round = 1; round <= ROUNDS; round++) {
-	check(`4. reconciliation on ${FIRST} alone, timed (${round}/${ROUNDS})`, () => reconcile(s.times.one, [FIRST]));
+	check(`5. reconciliation on ${FIRST} alone, timed (${round}/${ROUNDS})`, () => reconcile(s.times.one, [FIRST]));
 }
 
 test('every n8n process stops on SIGTERM; no leaks in PostgreSQL, logs and files; PostgreSQL (SIGINT) and Redis stop', async (t) => {
