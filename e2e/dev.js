@@ -114,9 +114,6 @@ async function assertNothingLeft({ started, ports }) {
 	assert.deepEqual(ports.filter(isListening), [], `ports left open of ${ports.join(', ')}`);
 }
 
-/** The ports npm run dev was told to use: it takes them when they are free, as they are here. */
-const givenPorts = () => [Number(s.env.DEV_N8N_PORT), Number(s.env.DEV_SANDBOX_PORT)];
-
 /** A signal to npm's own PID only, as `kill <pid>` from a script or a process manager sends it; it must end by itself. */
 async function signalOwnPid(dev, lines, signal) {
 	process.kill(dev.pid, signal);
@@ -220,7 +217,8 @@ step("SIGINT to npm run dev's own PID while it is still starting (the sandbox up
 	assert.ok(dev.running() && starting(), 'npm run dev says that the sandbox is up');
 	// Taken at the signal; n8n and its import command, started after it or not at all, are found by their environment.
 	const started = processTree(dev.pid);
-	s.fourth = { started, ports: [...new Set([...listeningPorts(started), ...givenPorts()])] };
+	// The ports npm run dev was told to use: it takes them when they are free, as they are here.
+	s.fourth = { started, ports: [...new Set([...listeningPorts(started), Number(s.env.DEV_N8N_PORT), Number(s.env.DEV_SANDBOX_PORT)])] };
 	log(`fourth start: SIGINT with ${started.length} processes running, listening on ${s.fourth.ports.join(', ')}`);
 	await signalOwnPid(dev, lines, 'SIGINT');
 	assert.ok(!lines.some((line) => / ready in /.test(line)), 'it did not go on to its ready banner');

@@ -4,7 +4,7 @@
 
 const { mustRun } = require('./processes');
 
-let updated = false;
+let updated;
 
 /** `apt-get update` (once per process), then `apt-get install -y <packages>`; waits for another apt to finish. */
 async function aptInstall(what, packages, { log = console.log } = {}) {
@@ -13,10 +13,7 @@ async function aptInstall(what, packages, { log = console.log } = {}) {
 			? mustRun(label, 'apt-get', args, { log, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
 			: mustRun(label, 'sudo', ['DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], { log });
 	const lockWait = ['-o', 'DPkg::Lock::Timeout=600'];
-	if (!updated) {
-		await apt('apt-get update', [...lockWait, 'update', '-qq']);
-		updated = true;
-	}
+	await (updated ??= apt('apt-get update', [...lockWait, 'update', '-qq']));
 	await apt(`installed ${what} (apt-get install ${packages.join(' ')})`, [...lockWait, 'install', '-y', '-qq', ...packages]);
 }
 

@@ -157,13 +157,13 @@ function searchFile(file, label, secrets, result, allowedIn) {
 
 /**
  * Searches what `n8n` (from createN8n) stored. `workflows`: the definitions the workflows were created from, by the id
- * n8n stores them under. `expectExecutions`: fail when n8n stored no execution data. `allowedIn`: { '<table>.<column>'
+ * n8n stores them under. `allowedIn`: { '<table>.<column>'
  * or '<file relative to the user folder>': { what, strip(value), expand? } }, what n8n itself keeps there whatever the
  * nodes do (a file is stripped line by line, each line parsed as JSON); found only there, a secret is reported in
  * `allowedElsewhere`, not as a leak. Resolves with { hits: [{ where, row, what }], problems, searched, allowed,
  * allowedElsewhere }.
  */
-async function findLeaks(n8n, { secrets, workflows = [], expectExecutions = true, allowedIn = {} }) {
+async function findLeaks(n8n, { secrets, workflows = [], allowedIn = {} }) {
 	const result = { hits: [], problems: [], searched: { tables: 0, rows: 0, logFiles: 0, otherFiles: 0, bytes: 0 }, allowed: 0, allowedElsewhere: [] };
 	const tables = await n8n.readTables();
 	searchTables(tables, secrets, new Map(workflows.map((workflow) => [workflow.id, workflow])), result, allowedIn);
@@ -181,7 +181,7 @@ async function findLeaks(n8n, { secrets, workflows = [], expectExecutions = true
 	// A search that saw nothing proves nothing.
 	const count = (name) => tables.find((table) => table.table === name)?.rows.length ?? 0;
 	if (count('credentials_entity') === 0) result.problems.push('n8n stored no credential');
-	if (expectExecutions && count('execution_data') === 0) result.problems.push('n8n stored no execution data');
+	if (count('execution_data') === 0) result.problems.push('n8n stored no execution data');
 	if (logFiles.every((file) => fs.statSync(file).size === 0)) result.problems.push(`n8n wrote no log into ${n8n.logDir}`);
 	if (workflows.some((workflow) => workflow.nodes.some((node) => givenCard(node.parameters).cardNumber)) && result.allowed === 0) {
 		result.problems.push('the card data the workflows give was not found even in their stored definitions');
@@ -190,16 +190,16 @@ async function findLeaks(n8n, { secrets, workflows = [], expectExecutions = true
 }
 
 /** Prints the outcome (where and which secret, never the value); true when nothing was found and nothing was missing. */
-function printLeaks({ searched, allowed, hits, problems, allowedElsewhere = [] }, { indent = '  ' } = {}) {
+function printLeaks({ searched, allowed, hits, problems, allowedElsewhere = [] }) {
 	console.log(
-		`${indent}searched ${searched.tables} tables (${searched.rows} rows), ${searched.logFiles} log files and ` +
+		`  searched ${searched.tables} tables (${searched.rows} rows), ${searched.logFiles} log files and ` +
 			`${searched.otherFiles} other files (${(searched.bytes / 1024).toFixed(0)} kB)` +
 			(allowed ? `; ${allowed} found only where the workflows put them (their own node parameters)` : ''),
 	);
-	for (const hit of allowedElsewhere) console.log(`${indent}  NOTE ${hit.where} (${hit.row}): ${hit.what}, only in ${hit.in}`);
-	console.log(`${indent}leaks found: ${hits.length}`);
-	for (const hit of hits) console.log(`${indent}  LEAK ${hit.where} (${hit.row}): ${hit.what}`);
-	for (const problem of problems) console.log(`${indent}  NOT SEARCHED ${problem}`);
+	for (const hit of allowedElsewhere) console.log(`    NOTE ${hit.where} (${hit.row}): ${hit.what}, only in ${hit.in}`);
+	console.log(`  leaks found: ${hits.length}`);
+	for (const hit of hits) console.log(`    LEAK ${hit.where} (${hit.row}): ${hit.what}`);
+	for (const problem of problems) console.log(`    NOT SEARCHED ${problem}`);
 	return hits.length === 0 && problems.length === 0;
 }
 

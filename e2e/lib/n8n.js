@@ -25,9 +25,8 @@ const single = {
 	async readTables(n8n) {
 		const database = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
 		const script = path.join(__dirname, 'sqlite-tables.js');
-		const result = await run(paths.NODE, ['--no-warnings', script, database], { timeoutMs: 60_000 });
-		if (result.code !== 0) throw new Error(`reading ${database} failed (exit ${result.code})\n${result.stderr}`);
-		return JSON.parse(result.stdout);
+		const { stdout } = await mustRun(`read ${database}`, paths.NODE, ['--no-warnings', script, database], { timeoutMs: 60_000, log: n8n.log });
+		return JSON.parse(stdout);
 	},
 };
 const DEPLOYMENTS = { single: () => single, queue: () => require('./queue') };

@@ -15,37 +15,36 @@ const statFields = (pid) => {
 	const stat = read(`/proc/${pid}/stat`);
 	return stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
 };
+const pids = () => fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+const commandOf = (pid) => (read(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ').trim();
+// A process gone reads as a zombie: neither runs.
+const alive = (pid) => (statFields(pid)?.[0] ?? 'Z') !== 'Z';
 
 /** `rootPid` and all its descendants: pid, parent, start time (which tells a reused pid apart) and command. */
 function processTree(rootPid) {
-	const all = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map((pid) => ({ pid: Number(pid), fields: statFields(pid) })).filter((p) => p.fields);
+	const all = pids().map((pid) => ({ pid: Number(pid), fields: statFields(pid) })).filter((p) => p.fields);
 	const found = [];
 	for (const queue = [rootPid]; queue.length; ) {
 		const pid = queue.shift();
 		const entry = all.find((candidate) => candidate.pid === pid);
 		if (!entry) continue;
-		found.push({ pid, ppid: Number(entry.fields[1]), start: entry.fields[19], command: (read(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ').trim() });
+		found.push({ pid, ppid: Number(entry.fields[1]), start: entry.fields[19], command: commandOf(pid) });
 		queue.push(...all.filter((child) => Number(child.fields[1]) === pid).map((child) => child.pid));
 	}
 	return found;
 }
 
 /** Those of `processes` that still run: same pid, same start time, not a zombie waiting to be reaped. */
-const stillRunning = (processes) => processes.filter(({ pid, start }) => statFields(pid)?.[19] === start && statFields(pid)[0] !== 'Z');
+const stillRunning = (processes) => processes.filter(({ pid, start }) => statFields(pid)?.[19] === start && alive(pid));
 
 /**
  * Every running process whose environment holds `name=value`, wherever it was re-parented to: what a command
  * started, also what it started after it was told to stop, is told by a variable given only to that command.
  */
-function processesWithEnv(name, value) {
-	const marker = `${name}=${value}`;
-	return fs
-		.readdirSync('/proc')
-		.filter((pid) => /^\d+$/.test(pid) && (read(`/proc/${pid}/environ`) ?? '').split('\0').includes(marker))
-		.map((pid) => ({ pid: Number(pid), fields: statFields(pid) }))
-		.filter(({ fields }) => fields && fields[0] !== 'Z')
-		.map(({ pid }) => ({ pid, command: (read(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ').trim() }));
-}
+const processesWithEnv = (name, value) =>
+	pids()
+		.filter((pid) => (read(`/proc/${pid}/environ`) ?? '').split('\0').includes(`${name}=${value}`) && alive(pid))
+		.map((pid) => ({ pid: Number(pid), command: commandOf(pid) }));
 
 /** Every listening TCP socket of this network namespace (state 0A): { port, inode }. */
 const listeningSockets = () =>

@@ -118,25 +118,21 @@ class RestSession {
 	}
 
 	/**
-	 * Waits until a production webhook is registered. Only a CORS pre-flight tells: n8n looks the webhook up for an
-	 * OPTIONS with an Origin (204 with its methods once registered, 404 before); a GET answers 404 for a POST webhook.
+	 * Activates a stored workflow; resolves once its production webhook is registered, with { id, url, stored }. Only a
+	 * CORS pre-flight tells: n8n looks the webhook up for an OPTIONS with an Origin (204 with its methods once registered,
+	 * 404 before); a GET answers 404 for a POST webhook.
 	 */
-	async waitForWebhook(webhookUrl, { method = 'POST', timeoutMs = 30_000 } = {}) {
-		let answer;
-		const live = await waitUntil(async () => {
-			const res = await fetch(webhookUrl, { method: 'OPTIONS', headers: { origin: this.url, 'access-control-request-method': method } });
-			const allowed = res.headers.get('access-control-allow-methods') ?? '';
-			answer = `${res.status}, methods "${allowed}"`;
-			return res.status === 204 && allowed.split(/,\s*/).includes(method);
-		}, { timeoutMs });
-		if (!live) throw new Error(`the production webhook ${webhookUrl} is not live after ${timeoutMs / 1000} s (OPTIONS: ${answer})`);
-	}
-
-	/** Activates a stored workflow; resolves once its production webhook answers, with { id, url, stored }. */
 	async publish(id, workflow, server) {
 		await this.activateWorkflow(id);
 		const url = server.webhookUrl(webhookPathOf(workflow));
-		await this.waitForWebhook(url);
+		let answer;
+		const live = await waitUntil(async () => {
+			const res = await fetch(url, { method: 'OPTIONS', headers: { origin: this.url, 'access-control-request-method': 'POST' } });
+			const allowed = res.headers.get('access-control-allow-methods') ?? '';
+			answer = `${res.status}, methods "${allowed}"`;
+			return res.status === 204 && allowed.split(/,\s*/).includes('POST');
+		});
+		if (!live) throw new Error(`the production webhook ${url} is not live after 30 s (OPTIONS: ${answer})`);
 		return { id, url, stored: { ...workflow, id } };
 	}
 
@@ -145,10 +141,10 @@ class RestSession {
 		return this.publish((await this.createWorkflow(workflow)).id, workflow, server);
 	}
 
-	/** GET /rest/executions, newest first (n8n accepts a limit of 1 to 100). */
-	async executions({ workflowId, limit = 100 } = {}) {
+	/** GET /rest/executions, newest first, the most n8n gives at once (100). */
+	async executions({ workflowId } = {}) {
 		const filter = workflowId ? `&filter=${encodeURIComponent(JSON.stringify({ workflowId }))}` : '';
-		return (await this.data('GET', `/rest/executions?limit=${limit}${filter}`)).results;
+		return (await this.data('GET', `/rest/executions?limit=100${filter}`)).results;
 	}
 
 	/** GET /rest/executions/<id>, its data parsed (n8n answers it in the `flatted` format). */
