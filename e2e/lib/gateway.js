@@ -96,6 +96,9 @@ async function notified(sandbox, action) {
 /** `fn` over `items`, `width` at a time; resolves with the results in the order of `items`. */
 const inPool = (items, width, fn) => Readable.from(items).map((item) => fn(item), { concurrency: width }).toArray();
 
+/** The path of a payment's status record (by payment id), which a refund reads first for the payment's currency. */
+const statusPath = (paymentId) => `/transaction/status/${paymentId}`;
+
 /** The flat notification the gateway would send for a payment, signed: from its status record. */
 async function notificationOf(sandbox, paymentId) {
 	const { orderId, paymentStatus, receiptId, amount, signature, completedAt, paymentDetails } = await call(sandbox, statusPath(paymentId));
@@ -115,8 +118,4 @@ async function postAtOnce(urls, bodies) {
 	assert.deepEqual(answers.map((answer) => answer.status), answers.map(() => 200), `every delivery to ${urls.join(', ')} answered 200`);
 }
 
-module.exports = { DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, notified, inPool, notificationOf, settledPayment, postAtOnce };
-
-/** The path of a payment's status record (by payment id), which a refund reads first for the payment's currency. */
-const statusPath = (paymentId) => `/transaction/status/${paymentId}`;
-module.exports.statusPath = statusPath;
+module.exports = { DECLINED_CARD, gatewayRequest, call, storedCards, unpaidOrder, cardPayment, paidPayment, notified, inPool, statusPath, notificationOf, settledPayment, postAtOnce };

@@ -11,7 +11,7 @@ const { parseJson } = require('../lib/processes');
 
 const ENQUEUED = /^Enqueued execution (\d+) \(job (\S+)\)/;
 const STARTED = /^Worker started execution (\d+) \(job (\S+)\)/;
-const FINISHED = /^Execution (\d+) \(job (\S+)\) finished/;
+const FINISHED = /^Execution \d+ \(job \S+\) finished/;
 
 /** The entries of one n8n log file (JSON lines, N8N_LOG_FORMAT=json); a line that is not JSON gives undefined. */
 const entries = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n') : []).map(parseJson);
@@ -24,15 +24,15 @@ const logged = (file, pattern) =>
  * The executions that kept the process of `role` from stopping, split into those n8n lost and the rest. n8n's queue
  * (Bull, completed jobs removed) loses the end of an execution whose worker finishes the job before the enqueuing
  * process starts waiting for it: that process logs "Execution <id> (job <job>) finished" and still waits for it at
- * shutdown until it is killed (n8n's debug lines: "Execution added", "Execution removed"). Only those are n8n's; any other execution still active is a real hang.
+ * shutdown until it is killed (n8n's debug lines: "Execution added", "Execution removed"). Only those are n8n's; any
+ * other execution still active is a real hang.
  */
 function heldAtStop(logDir, role) {
-	const file = path.join(logDir, `n8n-${role}.log`);
-	const lines = entries(file);
-	const idsOf = (message) => new Set(lines.filter((line) => line?.message === message).map((line) => String(line.metadata?.executionId)));
-	const removed = idsOf('Execution removed');
-	const active = [...idsOf('Execution added')].filter((id) => !removed.has(id));
-	const finished = new Set(logged(file, FINISHED).map((entry) => entry.executionId));
+	const lines = entries(path.join(logDir, `n8n-${role}.log`));
+	const idsOf = (matches) => new Set(lines.filter((line) => matches(String(line?.message ?? ''))).map((line) => String(line.metadata?.executionId)));
+	const removed = idsOf((message) => message === 'Execution removed');
+	const active = [...idsOf((message) => message === 'Execution added')].filter((id) => !removed.has(id));
+	const finished = idsOf((message) => FINISHED.test(message));
 	return { lostByN8n: active.filter((id) => finished.has(id)), others: active.filter((id) => !finished.has(id)) };
 }
 

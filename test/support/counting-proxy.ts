@@ -24,7 +24,7 @@ export interface CountingProxy {
 	 * test does meanwhile then comes before that request's answer, however long it takes on a busy machine.
 	 */
 	holdMatching(part: string): { arrived: Promise<void>; release(): void };
-	/** Starts a new count: no request in flight may be left over from an earlier run. Lifts a hold. */
+	/** Starts a new count: no request in flight may be left over from an earlier run. Lifts the holds. */
 	resetCount(): void;
 	close(): Promise<void>;
 }
@@ -65,6 +65,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 			if (proxy.inFlight !== 0) throw new Error(`${proxy.inFlight} requests are still in flight`);
 			proxy.maxInFlight = 0;
 			hold = null;
+			matching.clear();
 		},
 		close: async () => {},
 	};
