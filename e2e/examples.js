@@ -19,7 +19,7 @@ const { test } = require('node:test');
 const { customerIdFor } = require('../sandbox/state');
 const { has, searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLE_CREDENTIAL_NAME, EXAMPLES_DIR, loadExamples, withCodeList, withSetField, unknownTypes } = require('./lib/examples');
-const { gatewayRequest, notified, storedCards } = require('./lib/gateway');
+const { gatewayRequest, notified, statusPath, storedCards } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { tail } = require('./lib/processes');
 const { nodeItems, post } = require('./lib/rest');
@@ -147,7 +147,7 @@ step('card-payment.json: payment forms get the gateway\'s self-submitting form, 
 		const paymentId = /name="paymentId" value="(PAY[0-9A-F]{32})"/.exec(res.text)?.[1];
 		assert.ok(res.status === 200 && /^text\/html/.test(res.headers.get('content-type')) && paymentId, `${label}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
 		assert.ok(res.text.includes(`${s.sandbox.url}/__sandbox/authenticate/${paymentId}`) && res.text.includes('document.forms[0].submit()'), `${label}: the form`);
-		const record = await gatewayRequest(s.sandbox, 'GET', `/transaction/status/${paymentId}`);
+		const record = await gatewayRequest(s.sandbox, 'GET', statusPath(paymentId));
 		assert.deepEqual([record.status, record.body.data?.paymentStatus, record.body.data?.amount], [200, 'pending', Number(fields.amount)], `${label} at the gateway`);
 		const initiation = requestsTo('/transaction/initiate', since)[0];
 		const sent = JSON.parse(initiation?.body ?? '{}');

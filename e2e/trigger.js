@@ -10,7 +10,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 
 const { has, leakTest, setUp, startN8n, story } = require('./lib/check');
-const { DECLINED_CARD, cardPayment, inPool, notificationOf, notified, postAtOnce, settledPayment, unpaidOrder } = require('./lib/gateway');
+const { DECLINED_CARD, cardPayment, inPool, notificationOf, notified, postAtOnce, settledPayment, statusPath, unpaidOrder } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { nodeItems, post } = require('./lib/rest');
 
@@ -69,7 +69,7 @@ function assertVerified(item, { orderId, paymentId, status }) {
 }
 
 /** The trigger's re-checks of one payment the sandbox has logged. */
-const readsOf = (paymentId) => s.sandbox.requests.filter((r) => r.apiPath === `/transaction/status/${paymentId}`);
+const readsOf = (paymentId) => s.sandbox.requests.filter((r) => r.apiPath === statusPath(paymentId));
 
 /** A card payment made through n8n (the helper workflow), pending, then completed by the customer in the sandbox. */
 async function payAndComplete(amount, receiptId, result) {
@@ -175,7 +175,7 @@ step('a fake refund (a paid payment re-sent as REFUND_SUCCESS): not Refunded; th
 step('an unconfirmed claim (the re-check answered 503): neither Succeeded nor Refunded; emitted unconfirmed', async () => {
 	const declined = await settledPayment(s.sandbox, { amount: 12, receiptId: 'TRG-0103', declined: true });
 	// Three triggers, each re-checking once and retrying three times (Max Retries' default).
-	s.sandbox.injectFault({ match: `/transaction/status/${declined.paymentId}`, status: 503, retryAfter: 0, count: 12 });
+	s.sandbox.injectFault({ match: statusPath(declined.paymentId), status: 503, retryAfter: 0, count: 12 });
 	await toEveryTrigger({ ...declined, status: 'success', refundId: 'RFD-1' });
 	const [item] = await started(s.trigger, 1);
 	has(item, { statusVerified: false, notifiedStatus: 'success' });
