@@ -205,10 +205,12 @@ describe('typeVersion 1.2 without Concurrency, against a gateway that serves 3 a
 	async function throttledRun(typeVersion: number) {
 		const orderId = orderIds[0];
 		sandbox.setCapacity({ serves: 3, retryAfter: 1 });
-		// Refusals come back at once, served answers after 500 ms: the first 20 requests go out before any answer.
+		// Refusals come back at once, served answers after 500 ms. The proxy passes the first requests only once all that
+		// version starts at once are out (1.2: 20, 1.1: every item), so the gateway meets them together on any machine.
 		sandbox.setLatency(500);
 		sandbox.clearLog();
 		proxy.resetCount();
+		proxy.holdUntilInFlight(typeVersion === 1.1 ? ITEMS_UNDER_LIMIT : 20);
 		const result = await runNode(
 			sandbox,
 			status('getByOrderId'),

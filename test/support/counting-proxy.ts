@@ -24,9 +24,23 @@ export interface CountingProxy {
 	 * test does meanwhile then comes before that request's answer, however long it takes on a busy machine.
 	 */
 	holdMatching(part: string): { arrived: Promise<void>; release(): void };
+	/**
+	 * Holds every request until the test lets it pass, so that the test chooses when each answer can come back:
+	 * `held()` counts those waiting, `heldAt(n)` resolves once n wait, `release(k)` lets the first k pass in the
+	 * order they came, `open()` lets all pass and stops holding. A node that never has n out at once is held until the
+	 * test's own time-out fails it.
+	 */
+	gate(): Gate;
 	/** Starts a new count: no request in flight may be left over from an earlier run. Lifts the holds. */
 	resetCount(): void;
 	close(): Promise<void>;
+}
+
+export interface Gate {
+	held(): number;
+	heldAt(count: number): Promise<void>;
+	release(count: number): void;
+	open(): void;
 }
 
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
@@ -34,6 +48,13 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 	/** The requests held, and how many must be in flight together before they pass; null: none held. */
 	let hold: { count: number; held: Array<() => void> } | null = null;
 	const matching = new Map<string, { held: Array<() => void>; onHeld: () => void }>();
+	let gated: { held: Array<() => void>; waiters: Array<{ count: number; resolve: () => void }> } | null = null;
+	const wakeWaiters = () => {
+		if (gated === null) return;
+		const count = gated.held.length;
+		for (const waiter of gated.waiters.filter((entry) => entry.count <= count)) waiter.resolve();
+		gated.waiters = gated.waiters.filter((entry) => entry.count > count);
+	};
 	const releaseWhenFull = () => {
 		if (hold === null || proxy.inFlight < hold.count) return;
 		const { held } = hold;
@@ -61,10 +82,29 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 				},
 			};
 		},
+		gate() {
+			const state: NonNullable<typeof gated> = { held: [], waiters: [] };
+			gated = state;
+			return {
+				held: () => state.held.length,
+				heldAt: (count) => new Promise<void>((resolve) => {
+					state.waiters.push({ count, resolve });
+					wakeWaiters();
+				}),
+				release(count) {
+					for (const pass of state.held.splice(0, count)) pass();
+				},
+				open() {
+					if (gated === state) gated = null;
+					for (const pass of state.held.splice(0)) pass();
+				},
+			};
+		},
 		resetCount() {
 			if (proxy.inFlight !== 0) throw new Error(`${proxy.inFlight} requests are still in flight`);
 			proxy.maxInFlight = 0;
 			hold = null;
+			gated = null;
 			matching.clear();
 		},
 		close: async () => {},
@@ -106,6 +146,9 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 			if (match) {
 				match.held.push(pass);
 				match.onHeld();
+			} else if (gated !== null) {
+				gated.held.push(pass);
+				wakeWaiters();
 			} else if (hold === null) pass();
 			else {
 				hold.held.push(pass);
