@@ -4,12 +4,12 @@
 //
 //   node e2e/matrix.js [version ...]     only these versions (default: e2e/n8n/ and every e2e/n8n-versions/<version>)
 //   --checks=e2e,e2e:trigger              other checks (default: e2e, e2e:trigger, e2e:examples, e2e:agent)
-//   --report                              the table again from .e2e/matrix/ (results.json and the logs), running nothing
+//   --report                              the table again from <work>/matrix/ (results.json and the logs), running nothing
 //
 // For each version: installs it (e2e/install-n8n.sh with E2E_N8N_VERSION), runs each check as `npm run <check>` with
-// E2E_N8N_VERSION set, keeps each log in .e2e/matrix/, and reads node:test's closing counts ("# pass N",
+// E2E_N8N_VERSION set, keeps each log in <work>/matrix/, and reads node:test's closing counts ("# pass N",
 // "# fail N"). Prints the results as the compatibility table of docs/compatibility.md (Markdown) and writes it with the counts to
-// .e2e/matrix/results.json. Exits non-zero when any check failed.
+// <work>/matrix/results.json. Exits non-zero when any check failed.
 
 const fs = require('node:fs');
 const path = require('node:path');

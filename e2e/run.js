@@ -4,7 +4,7 @@
 // e2e/workflows/ is a test: one starting with a Manual Trigger runs with `n8n execute`, one starting with a Webhook is
 // created and activated over REST in a running n8n and called on its production URL. Each is judged by what every
 // workflow must do (below) and by its entry in check.js; then the leak search over what n8n stored. The user folder
-// (.e2e/user-folder) stays for inspection.
+// (<work>/user-folder, e2e/README) stays for inspection.
 //
 //   node e2e/run.js [name ...]                   only these workflows (and `retry`: the retry checks)
 //   E2E_SKIP_INSTALL=1 E2E_SKIP_BUILD=1          reuse the n8n install and dist/

@@ -1,6 +1,6 @@
 // n8n's community-package scan, offline: `npm run scan`. The scanner's CLI downloads the published package and the
 // source its npm provenance points at; its exported `analyzePackage(dir, patterns)` lints a local folder with exactly
-// the scan's rules. So: the scanner as e2e/scanner/package-lock.json pins it (in .e2e/scanner/), the source scanned
+// the scan's rules. So: the scanner as e2e/scanner/package-lock.json pins it (in <work>/scanner/), the source scanned
 // with its SOURCE_FILE_PATTERNS, then the package built and packed as the end-to-end checks do (E2E_SKIP_BUILD=1
 // skips the build), the tarball's files checked, and the extracted tarball scanned as the scan reads a package
 // (index.js linted too). Every error and warning is printed.
@@ -37,7 +37,7 @@ async function installScanner() {
 	fs.rmSync(stamp, { force: true });
 	for (const file of files) fs.copyFileSync(path.join(SRC, file), path.join(DEST, file));
 	const install = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'];
-	await mustRun('installed @n8n/scan-community-package in .e2e/scanner', 'npm', install, { cwd: DEST, log });
+	await mustRun(`installed @n8n/scan-community-package in ${DEST}`, 'npm', install, { cwd: DEST, log });
 	fs.writeFileSync(stamp, `${sum}\n`);
 }
 
