@@ -116,7 +116,7 @@ async function reviewedRefund(amount, buttonText) {
 
 step("the packed package in n8n with the stand-in model; support-agent.json imported, the check's agent workflows published", async () => {
 	s.example = require(EXAMPLE_FILE);
-	s.model = await startModel({ understands: true });
+	s.model = await startModel();
 	onCleanUp(() => s.model.close());
 	log(`stand-in model on ${s.model.url}`);
 	const credentials = (sandbox) => [

@@ -12,7 +12,7 @@ const PORT = Number(process.env.AGENT_STANDIN_PORT || 8788);
 async function main() {
 	let model;
 	try {
-		model = await startModel({ port: PORT, understands: true });
+		model = await startModel({ port: PORT });
 	} catch (error) {
 		console.error(`agent:standin: cannot listen on 127.0.0.1:${PORT} (${error.code ?? error.message}); set AGENT_STANDIN_PORT to another port`);
 		process.exit(1);

@@ -8,8 +8,8 @@
 // The shapes are those of the Chat Completions API as the openai client of n8n
 // 2.41.1 reads them: one choice, `tool_calls` with JSON-encoded `arguments`, `finish_reason` "tool_calls" or "stop".
 //
-// Started with `understands` (`npm run agent:standin`, for trying examples/support-agent.json without a model), a
-// message no script matches is read by the two sentences of UNDERSTOOD, and anything else is answered with them.
+// A message no script matches is read by the two sentences of UNDERSTOOD (what `npm run agent:standin` offers for
+// trying examples/support-agent.json without a model), and anything else is answered with them.
 
 const { once } = require('node:events');
 const http = require('node:http');
@@ -44,10 +44,10 @@ const UNDERSTOOD = [
 
 const HELP = `I am the stand-in model of n8n-nodes-payment-gateway, not a language model. I understand two sentences: ${UNDERSTOOD.map((rule) => `"${rule.example}"`).join(' and ')}.`;
 
-/** The scripted call for a message, or with `understands` the call its sentence asks for; undefined for neither. */
-function callFor(scripts, user, offered, understands) {
+/** The scripted call for a message, or else the call its sentence asks for; undefined for neither. */
+function callFor(scripts, user, offered) {
 	const script = scripts.find(({ phrase }) => user.includes(phrase));
-	if (script || !understands) return script;
+	if (script) return script;
 	for (const rule of UNDERSTOOD) {
 		const match = rule.pattern.exec(user);
 		const tool = match && offered.find((candidate) => rule.fits(toolArguments(candidate)));
@@ -56,12 +56,12 @@ function callFor(scripts, user, offered, understands) {
 	return undefined;
 }
 
-function nextTurn(scripts, body, callId, understands) {
+function nextTurn(scripts, body, callId) {
 	const messages = body.messages ?? [];
 	const user = textOf(messages.findLast((message) => message.role === 'user'));
 	const offered = (body.tools ?? []).map((tool) => tool.function).filter(Boolean);
-	const script = callFor(scripts, user, offered, understands);
-	if (!script) return { role: 'assistant', content: understands ? HELP : `No script for: ${user.slice(0, 80)}` };
+	const script = callFor(scripts, user, offered);
+	if (!script) return { role: 'assistant', content: HELP };
 	const answered = messages.filter((message) => message.role === 'tool');
 	if (answered.length) return { role: 'assistant', content: `The tool answered: ${answered.map(textOf).join(' | ')}` };
 	const toolCalls = [];
@@ -77,9 +77,9 @@ function nextTurn(scripts, body, callId, understands) {
 
 /**
  * Starts the stand-in on `port` (a free one by default): { url (the credential's base URL), requests, script(),
- * conversation(), toolAnswers(), close() }. `understands`: read the sentences of UNDERSTOOD when no script matches.
+ * conversation(), toolAnswers(), close() }.
  */
-async function startModel({ port = 0, understands = false } = {}) {
+async function startModel({ port = 0 } = {}) {
 	const scripts = [];
 	const requests = [];
 	const server = http.createServer(async (req, res) => {
@@ -92,7 +92,7 @@ async function startModel({ port = 0, understands = false } = {}) {
 		if (req.method !== 'POST' || !path.endsWith('/chat/completions') || !body) return send(404, { error: { message: `the stand-in model does not answer ${req.method} ${path}` } });
 		// A streamed answer is another format; the checks' workflows do not stream, so saying so is enough.
 		if (body.stream) return send(400, { error: { message: 'the stand-in model does not stream' } });
-		const message = nextTurn(scripts, body, `call_${requests.length}`, understands);
+		const message = nextTurn(scripts, body, `call_${requests.length}`);
 		const choice = { index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop', logprobs: null };
 		const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 		send(200, { id: `chatcmpl-stand-in-${Date.now()}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model, choices: [choice], usage });
