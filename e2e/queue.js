@@ -25,6 +25,7 @@ const { paths, requireFromN8n } = require('./lib/package');
 const queue = require('./lib/queue');
 const { seconds, sleep } = require('./lib/processes');
 const { nodeItems, post } = require('./lib/rest');
+const { refundsIn } = require('./lib/tools');
 const { heldAtStop, whereRan } = require('./queue/where-ran');
 const { closeClient, connectClient, PATH: MCP_PATH, resultText, TRIGGER: MCP_TRIGGER, toolName, workflow: mcpWorkflow } = require('./mcp/workflow');
 
@@ -277,7 +278,7 @@ check('4. the MCP Server Trigger through the webhook processor, a refund tool wi
 			const results = await Promise.all(Array.from({ length: 4 }, () => client.callTool({ name: toolName('Refund With Day 30'), arguments: { paymentId, amount: 10 } })));
 			texts.push(...results.map(resultText));
 		}
-		const refunds = s.sandbox.requests.filter((request) => request.apiPath === '/transaction/refund' && String(request.body).includes(paymentId));
+		const refunds = refundsIn(s.sandbox.requests).filter((refund) => refund.paymentId === paymentId);
 		const executions = await s.session.finishedExecutions(id, 12, { timeoutMs: 120_000, seen });
 		const { byWorker } = whereRan(s.n8n.logDir, executions.map((execution) => execution.id), { workers: queue.WORKERS });
 		const moved = refunds.length * 10;
