@@ -134,14 +134,20 @@ describe('running untuned (no options set)', () => {
 		// The proxy holds every request until the test lets it pass: which answer comes back when is the test's choice.
 		const gate = proxy.gate();
 		const run = runNode(sandbox, statusRead, Array.from({ length: 60 }, () => ({ orderId })), viaProxy(1.2));
-		await gate.heldAt(20);
-		// No answer yet, so no 21st request. Waiting can only let a late one in, never make one that came go away.
-		await sleep(300);
-		expect(gate.held()).toBe(20);
-		// One answer: the limit grows to 21, so two more go out while the other 19 still wait.
-		gate.release(1);
-		await gate.heldAt(21);
-		gate.open();
+		try {
+			await gate.heldAt(20);
+			// No answer yet, so no 21st request. Waiting can only let a late one in, never make one that came go away.
+			await sleep(300);
+			expect(gate.held()).toBe(20);
+			// One answer: the limit grows to 21, so two more go out while the other 19 still wait; a third would be growth
+			// by more than one.
+			gate.release(1);
+			await gate.heldAt(21);
+			await sleep(300);
+			expect(gate.held()).toBe(21);
+		} finally {
+			gate.open();
+		}
 		const result = await run;
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(60);

@@ -28,7 +28,7 @@ export interface CountingProxy {
 	 * Holds every request until the test lets it pass, so that the test chooses when each answer can come back:
 	 * `held()` counts those waiting, `heldAt(n)` resolves once n wait, `release(k)` lets the first k pass in the
 	 * order they came, `open()` lets all pass and stops holding. A node that never has n out at once is held until the
-	 * test's own time-out fails it.
+	 * test's own time-out fails it. `holdMatching` comes first; not meant to be combined with `holdUntilInFlight`.
 	 */
 	gate(): Gate;
 	/** Starts a new count: no request in flight may be left over from an earlier run. Lifts the holds. */
@@ -49,11 +49,10 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 	let hold: { count: number; held: Array<() => void> } | null = null;
 	const matching = new Map<string, { held: Array<() => void>; onHeld: () => void }>();
 	let gated: { held: Array<() => void>; waiters: Array<{ count: number; resolve: () => void }> } | null = null;
-	const wakeWaiters = () => {
-		if (gated === null) return;
-		const count = gated.held.length;
-		for (const waiter of gated.waiters.filter((entry) => entry.count <= count)) waiter.resolve();
-		gated.waiters = gated.waiters.filter((entry) => entry.count > count);
+	const wakeWaiters = (state: NonNullable<typeof gated>) => {
+		const count = state.held.length;
+		for (const waiter of state.waiters.filter((entry) => entry.count <= count)) waiter.resolve();
+		state.waiters = state.waiters.filter((entry) => entry.count > count);
 	};
 	const releaseWhenFull = () => {
 		if (hold === null || proxy.inFlight < hold.count) return;
@@ -89,7 +88,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 				held: () => state.held.length,
 				heldAt: (count) => new Promise<void>((resolve) => {
 					state.waiters.push({ count, resolve });
-					wakeWaiters();
+					wakeWaiters(state);
 				}),
 				release(count) {
 					for (const pass of state.held.splice(0, count)) pass();
@@ -148,7 +147,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 				match.onHeld();
 			} else if (gated !== null) {
 				gated.held.push(pass);
-				wakeWaiters();
+				wakeWaiters(gated);
 			} else if (hold === null) pass();
 			else {
 				hold.held.push(pass);
