@@ -4,6 +4,7 @@ import type { CountingProxy } from '../support/counting-proxy';
 import type { RunWorkflowResult } from '../support/engine';
 import type { Sandbox, SandboxBehindProxy } from '../support/fixtures';
 import { createOrder, initiateParameters, orderParameters, runNode, startSandboxBehindProxy } from '../support/fixtures';
+import { until } from '../support/until';
 
 // The item runner's Concurrency option through n8n's engine, seen from the network: a proxy in front of the
 // sandbox counts the requests in flight, and holds earlier items longer so that answers come back out of order.
@@ -205,18 +206,25 @@ describe('typeVersion 1.2 without Concurrency, against a gateway that serves 3 a
 	async function throttledRun(typeVersion: number) {
 		const orderId = orderIds[0];
 		sandbox.setCapacity({ serves: 3, retryAfter: 1 });
-		// Refusals come back at once, served answers after 500 ms. The proxy passes the first requests only once all that
-		// version starts at once are out (1.2: 20, 1.1: every item), so the gateway meets them together on any machine.
+		// The proxy passes the first requests only once all that version starts at once are out (1.2: 20, 1.1: every
+		// item), so the gateway meets them together; the 500 ms it takes to serve one keeps its 3 places taken meanwhile.
+		// The served answers are held until a request after that first wave arrives, which only a refusal can have
+		// started: the node meets the refusals first on any machine.
+		const firstWave = typeVersion === 1.1 ? ITEMS_UNDER_LIMIT : 20;
 		sandbox.setLatency(500);
 		sandbox.clearLog();
 		proxy.resetCount();
-		proxy.holdUntilInFlight(typeVersion === 1.1 ? ITEMS_UNDER_LIMIT : 20);
-		const result = await runNode(
+		proxy.holdUntilInFlight(firstWave);
+		const served = proxy.holdAnswers(200);
+		const running = runNode(
 			sandbox,
 			status('getByOrderId'),
 			Array.from({ length: ITEMS_UNDER_LIMIT }, () => ({ id: orderId })),
 			viaProxy({ typeVersion, continueOnFail: true }),
 		);
+		await until(() => sandbox.requests.length > firstWave, 'a request after the first wave');
+		served.release();
+		const result = await running;
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.pairedItem)).toEqual(
 			Array.from({ length: ITEMS_UNDER_LIMIT }, (_unused, item) => ({ item })),

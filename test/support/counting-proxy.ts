@@ -31,6 +31,11 @@ export interface CountingProxy {
 	 * test's own time-out fails it. `holdMatching` comes first; not meant to be combined with `holdUntilInFlight`.
 	 */
 	gate(): Gate;
+	/**
+	 * Holds every answer with this HTTP status (the request stays in flight) until `release()`, then holds no more:
+	 * the node meets the others first, whatever the load.
+	 */
+	holdAnswers(status: number): { release(): void };
 	/** Starts a new count: no request in flight may be left over from an earlier run. Lifts the holds. */
 	resetCount(): void;
 	close(): Promise<void>;
@@ -48,6 +53,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 	/** The requests held, and how many must be in flight together before they pass; null: none held. */
 	let hold: { count: number; held: Array<() => void> } | null = null;
 	const matching = new Map<string, { held: Array<() => void>; onHeld: () => void }>();
+	let answerHold: { status: number; held: Array<() => void> } | null = null;
 	let gated: { held: Array<() => void>; waiters: Array<{ count: number; resolve: () => void }> } | null = null;
 	const wakeWaiters = (state: NonNullable<typeof gated>) => {
 		const count = state.held.length;
@@ -99,11 +105,22 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 				},
 			};
 		},
+		holdAnswers(status) {
+			const state = { status, held: [] as Array<() => void> };
+			answerHold = state;
+			return {
+				release() {
+					if (answerHold === state) answerHold = null;
+					for (const deliver of state.held.splice(0)) deliver();
+				},
+			};
+		},
 		resetCount() {
 			if (proxy.inFlight !== 0) throw new Error(`${proxy.inFlight} requests are still in flight`);
 			proxy.maxInFlight = 0;
 			hold = null;
 			gated = null;
+			answerHold = null;
 			matching.clear();
 		},
 		close: async () => {},
@@ -131,8 +148,12 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 						headers: { ...req.headers, host: targetUrl.host },
 					},
 					(answer) => {
-						res.writeHead(answer.statusCode ?? 502, answer.headers);
-						answer.pipe(res);
+						const deliver = () => {
+							res.writeHead(answer.statusCode ?? 502, answer.headers);
+							answer.pipe(res);
+						};
+						if (answerHold !== null && answer.statusCode === answerHold.status) answerHold.held.push(deliver);
+						else deliver();
 					},
 				);
 				upstream.on('error', () => {
