@@ -33,7 +33,7 @@ export interface CountingProxy {
 	gate(): Gate;
 	/**
 	 * Holds every answer with this HTTP status (the request stays in flight) until `release()`, then holds no more:
-	 * the node meets the others first, whatever the load.
+	 * the node meets the others first, whatever the load. By status only: a 200 carrying an error envelope is held too.
 	 */
 	holdAnswers(status: number): { release(): void };
 	/** Starts a new count: no request in flight may be left over from an earlier run. Lifts the holds. */
