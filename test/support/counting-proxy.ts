@@ -28,7 +28,7 @@ export interface CountingProxy {
 	 * Holds every request until the test lets it pass, so that the test chooses when each answer can come back:
 	 * `held()` counts those waiting, `heldAt(n)` resolves once n wait, `release(k)` lets the first k pass in the
 	 * order they came, `open()` lets all pass and stops holding. A node that never has n out at once is held until the
-	 * test's own time-out fails it. `holdMatching` comes first; not meant to be combined with `holdUntilInFlight`.
+	 * test's own time-out fails it. `holdMatching` comes first.
 	 */
 	gate(): Gate;
 	/**
@@ -50,8 +50,6 @@ export interface Gate {
 
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
 	const targetUrl = new URL(target);
-	/** The requests held, and how many must be in flight together before they pass; null: none held. */
-	let hold: { count: number; held: Array<() => void> } | null = null;
 	const matching = new Map<string, { held: Array<() => void>; onHeld: () => void }>();
 	let answerHold: { status: number; held: Array<() => void> } | null = null;
 	let gated: { held: Array<() => void>; waiters: Array<{ count: number; resolve: () => void }> } | null = null;
@@ -60,19 +58,15 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 		for (const waiter of state.waiters.filter((entry) => entry.count <= count)) waiter.resolve();
 		state.waiters = state.waiters.filter((entry) => entry.count > count);
 	};
-	const releaseWhenFull = () => {
-		if (hold === null || proxy.inFlight < hold.count) return;
-		const { held } = hold;
-		hold = null;
-		for (const pass of held) pass();
-	};
 	const proxy: CountingProxy = {
 		url: '',
 		inFlight: 0,
 		maxInFlight: 0,
 		delayFor: () => 0,
 		holdUntilInFlight(count) {
-			hold = { count, held: [] };
+			// A gate opened by itself once `count` wait: all of them are out together.
+			const gate = proxy.gate();
+			void gate.heldAt(count).then(() => gate.open());
 		},
 		holdMatching(part) {
 			let onHeld = () => {};
@@ -118,7 +112,6 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 		resetCount() {
 			if (proxy.inFlight !== 0) throw new Error(`${proxy.inFlight} requests are still in flight`);
 			proxy.maxInFlight = 0;
-			hold = null;
 			gated = null;
 			answerHold = null;
 			matching.clear();
@@ -169,11 +162,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 			} else if (gated !== null) {
 				gated.held.push(pass);
 				wakeWaiters(gated);
-			} else if (hold === null) pass();
-			else {
-				hold.held.push(pass);
-				releaseWhenFull();
-			}
+			} else pass();
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
