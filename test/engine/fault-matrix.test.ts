@@ -244,6 +244,9 @@ describe('the leak search', () => {
 		const plaintext = JSON.stringify({ cardNumber: CARD, cardExpMonth: EXPIRY_MONTH, cardExpYear: EXPIRY_YEAR, cardCVV: CVV });
 		expect(findLeaks({ error: { cause: { body: plaintext } } }, terms)).toHaveLength(5);
 		expect(findLeaks({ message: `card ${CARD.slice(0, 6)} ${CARD.slice(6)}` }, terms)).toHaveLength(1);
+		// A stack frame's position is not data; the CVV anywhere else is.
+		expect(findLeaks({ stack: `Error: x\n    at run (/app/dist/a.js:12:${CVV})\n    at b (/app/b.js:${CVV}:5)` }, terms)).toEqual([]);
+		expect(findLeaks({ stack: `Error: cvv ${CVV}\n    at run (/app/dist/a.js:12:5)` }, terms)).toEqual([`contains the CVV ${CVV}`]);
 	});
 });
 

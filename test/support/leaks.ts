@@ -60,8 +60,11 @@ export function findLeaks(value: unknown, terms: LeakSearchTerms): string[] {
 			leaks.push(`contains term ${index} (${secret.slice(0, 6)}…)`);
 		}
 	}
+	// A stack frame's line and column (`file.js:120:7391`) are set by the code's layout, not by any data: a CVV's four
+	// digits turn up there by chance (once in a full run), so positions are left out of the CVV search.
+	const withoutPositions = text.replace(/:\d+:\d+(?=\)|\\n|"|$)/g, ':…');
 	for (const cvv of terms.cvvs) {
-		if (new RegExp(`(^|[^0-9A-Za-z])${cvv}([^0-9A-Za-z]|$)`).test(text)) leaks.push(`contains the CVV ${cvv}`);
+		if (new RegExp(`(^|[^0-9A-Za-z])${cvv}([^0-9A-Za-z]|$)`).test(withoutPositions)) leaks.push(`contains the CVV ${cvv}`);
 	}
 	for (const [path, leaf] of stringLeaves(value)) {
 		const cleaned = leaf
