@@ -13,7 +13,9 @@ import { confirmedItem, confirmPayment, failureOf } from '../PaymentGateway/shar
 import { timeoutOption } from '../PaymentGateway/shared/options';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { UNKNOWN_ID } from '../PaymentGateway/transport/errors';
-import { redactorFor } from '../PaymentGateway/transport/redact';
+import { NOTIFICATION, PAYMENT_RECORD } from '../PaymentGateway/shared/answers';
+import { declaredOutput } from '../PaymentGateway/transport/outputs';
+import { funnelFor } from '../PaymentGateway/transport/redact';
 import { CREDENTIAL_TEST_NAME, testGatewayCredential } from '../PaymentGateway/transport/credentialTest';
 import type { Endpoint } from '../PaymentGateway/transport/request';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
@@ -45,6 +47,7 @@ const RECHECK_MAX_TOTAL_WAIT_MS = 30_000;
  */
 const RECHECK: Endpoint = {
 	label: 'Status → Get by Payment ID',
+	answer: PAYMENT_RECORD,
 	sendsOnce: false,
 	offersRetries: true,
 	advice: [UNKNOWN_ID],
@@ -192,12 +195,9 @@ export class PaymentGatewayTrigger implements INodeType {
 
 		answer(this, 200, { received: true });
 
-		// What the notification carries reaches the item only through the redaction funnel, card data included.
-		const claims = redactorFor({
-			clientId: stringText(credentials.clientId),
-			clientSecret: secret,
-			cardEncryptionKey: stringText(credentials.cardEncryptionKey),
-		}).answer(notification);
+		// Of what the notification carries, only a notification's declared fields reach the item, each of its kind.
+		const funnel = funnelFor({ clientId: stringText(credentials.clientId), clientSecret: secret, cardEncryptionKey: stringText(credentials.cardEncryptionKey) });
+		const claims = { ...declaredOutput(NOTIFICATION, notification, funnel), orderId: notification.orderId, paymentId: notification.paymentId };
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const node = this.getNode();
 		const scope = `${this.getWorkflow().id ?? ''}\u0000${node.name}`;

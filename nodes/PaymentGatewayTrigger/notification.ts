@@ -53,6 +53,33 @@ function trimmed(value: unknown, path: string, budget: { values: number }, depth
 	);
 }
 
+/**
+ * Why a record read whole, not from a request's bytes (Status → Verify Signature's incoming item), cannot be a
+ * notification: larger than one (its texts and names counted), more values or deeper; undefined when it is not. It
+ * stops at the first bound passed, so that a record of megabytes costs no more than one at the bound.
+ */
+export function oversizeOf(record: unknown): string | undefined {
+	let size = 0;
+	let values = 0;
+	const tooLarge = `it is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`;
+	const walk = (value: unknown, depth: number): string | undefined => {
+		if (++values > MAX_VALUES) return `it has more than ${MAX_VALUES} values`;
+		if (value === null || typeof value !== 'object') {
+			size += typeof value === 'string' ? value.length + 2 : 8;
+			return size > MAX_NOTIFICATION_BYTES ? tooLarge : undefined;
+		}
+		if (depth >= MAX_DEPTH) return `it nests deeper than ${MAX_DEPTH} levels`;
+		for (const key in value) {
+			if (!Object.hasOwn(value, key)) continue;
+			size += key.length + 4;
+			const found = size > MAX_NOTIFICATION_BYTES ? tooLarge : walk((value as IDataObject)[key], depth + 1);
+			if (found) return found;
+		}
+		return undefined;
+	};
+	return walk(record, 0);
+}
+
 /** The request's own bytes decide when n8n kept them: a form or other non-JSON body is not a notification. */
 function jsonOf(body: unknown, rawBody: unknown): unknown {
 	const raw = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : typeof body === 'string' ? body : '';

@@ -69,8 +69,10 @@ it('covers every operation and the text fields users fill in most', () => {
 	}
 });
 
-it.each(cases)('%s, %s: 1 MiB refused by its length, naming the field; nothing sent', async (_operation, label, field) => {
+it.each(cases)('%s, %s: 1 MiB refused by its length, naming the field; nothing sent', async (operation, label, field) => {
 	const result = await runNode(sandbox, field.set('={{ $json.text }}'), [{ text: MIB_OF_TROUBLE }], { typeVersion: NEWEST_VERSION });
-	expect(result.error?.message).toBe(`${label} is longer than 4096 characters [item 0]`);
+	// Verify Signature reads its incoming item whole: that item is refused by its size before any field is read.
+	const refused = operation === 'status.verifySignature' ? 'The incoming item is not read: it is larger than 64 KiB, and a notification or status record is far smaller' : `${label} is longer than 4096 characters`;
+	expect(result.error?.message).toBe(`${refused} [item 0]`);
 	expect(sandbox.requests).toEqual([]);
 });

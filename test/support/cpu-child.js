@@ -6,8 +6,10 @@
 
 require('./load-ts');
 
-const { redactorFor } = require('../../nodes/PaymentGateway/transport/redact.ts');
+const { funnelFor, MAX_READ } = require('../../nodes/PaymentGateway/transport/redact.ts');
 const { knownFailureFields } = require('../../nodes/PaymentGateway/transport/failureFields.ts');
+const { declaredOutput } = require('../../nodes/PaymentGateway/transport/outputs.ts');
+const { PAYMENT, PAYMENT_RECORD } = require('../../nodes/PaymentGateway/shared/answers.ts');
 const input = require('../../nodes/PaymentGateway/validation/input.ts');
 const { checkCredentialFields } = require('../../nodes/PaymentGateway/validation/credential.ts');
 const { readNotification } = require('../../nodes/PaymentGatewayTrigger/notification.ts');
@@ -36,16 +38,14 @@ const TEXTS = {
 	'16 letters and a space, repeated': 'abcdefghijklmnop '.repeat(MIB / 17),
 };
 
-// The funnel reads texts up to MAX_FUNNEL_TEXT and leaves longer ones unread: measured at its bound too.
-const { MAX_FUNNEL_TEXT } = require('../../nodes/PaymentGateway/transport/redact.ts');
-
-const redactor = redactorFor({ clientId: 'client-id', clientSecret: 'a-client-secret-of-some-length', cardEncryptionKey: 'ab'.repeat(32) });
+// The funnel reads texts up to MAX_READ and leaves longer ones unread: measured at its bound too.
+const funnel = funnelFor({ clientId: 'client-id', clientSecret: 'a-client-secret-of-some-length', cardEncryptionKey: 'ab'.repeat(32) });
 
 const ATTEMPTS = {
-	'redaction of an error text': (text) => knownFailureFields({ resCode: 500, status: 'failure', errMessage: text, message: text }, redactor),
-	'redaction of a success answer': (text) => redactor.answer({ note: text, orderId: text, nested: [{ description: text }] }),
-	'redaction of an error text at the bound': (text) => knownFailureFields({ errMessage: text.slice(0, MAX_FUNNEL_TEXT) }, redactor),
-	'redaction of a success answer at the bound': (text) => redactor.answer({ note: text.slice(0, MAX_FUNNEL_TEXT), orderId: text.slice(0, MAX_FUNNEL_TEXT) }),
+	'an error text': (text) => knownFailureFields({ resCode: 500, status: 'failure', errMessage: text, message: text }, funnel),
+	'a success answer': (text) => declaredOutput(PAYMENT_RECORD, { description: text, orderId: text, paymentDetails: { cardType: text }, note: text }, funnel),
+	'an error text at the bound': (text) => knownFailureFields({ errMessage: text.slice(0, MAX_READ) }, funnel),
+	'a success answer at the bound': (text) => declaredOutput(PAYMENT, { redirectionData: { formData: `<form action="https://a.example/">${text.slice(0, MAX_READ)}`, url: text.slice(0, MAX_READ) }, orderId: text.slice(0, MAX_READ) }, funnel),
 	'Amount': (text) => input.validateAmount('Amount (amount)', text, 3),
 	'e-mail': (text) => input.validateEmail('Customer Email (customerEmail)', text),
 	'URL': (text) => input.validateUrl('Redirection URL (redirectionUrl)', text),

@@ -79,14 +79,32 @@ export function sentAmount(body: string | undefined): string | undefined {
 	return decimal && decimalText(decimal);
 }
 
-/** Digits of a card number as pasted (spaces, dashes), 12 to 19 ASCII digits passing Luhn. A number whose digits
- * cannot all be kept (beyond 2^53) is not the user's card number. */
+/**
+ * Every decimal digit of Unicode with its value, found by walking the code points once: each script's digits are ten
+ * in a row, 0 to 9.
+ */
+const DIGIT_VALUES = (() => {
+	const values = new Map<string, number>();
+	let inRow = 0;
+	for (let code = 0; code <= 0x1ffff; code++) {
+		const char = String.fromCodePoint(code);
+		if (/\p{Nd}/u.test(char)) values.set(char, inRow++ % 10);
+		else inRow = 0;
+	}
+	return values;
+})();
+
+/**
+ * Digits of a card number as pasted: 12 to 19 decimal digits of any script (fullwidth ones too) passing Luhn, with
+ * anything but letters between them; sent as ASCII digits. A number whose digits cannot all be kept (beyond 2^53) is
+ * not the user's card number.
+ */
 export function expectedCardNumber(field: string, value: unknown): Expected {
 	if (typeof value === 'number' && !Number.isSafeInteger(value)) return refused(field);
-	const text = textOf(value);
-	if (!text || text.length > 255) return refused(field);
-	const digits = text.replace(/[\s-]/g, '');
-	return /^[0-9]{12,19}$/.test(digits) && passesLuhn(digits) ? { sent: digits } : refused(field);
+	const text = textOf(value)?.normalize('NFKC');
+	if (!text || text.length > 255 || /\p{L}/u.test(text)) return refused(field);
+	const digits = [...text].map((char) => DIGIT_VALUES.get(char)).filter((digit) => digit !== undefined).join('');
+	return digits.length >= 12 && digits.length <= 19 && passesLuhn(digits) ? { sent: digits } : refused(field);
 }
 
 export const MONTH_FIELD = 'Expiry Month (cardExpMonth)';

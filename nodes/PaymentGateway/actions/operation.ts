@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { Shape } from '../transport/outputs';
 import type { Advice, Endpoint, Gateway } from '../transport/request';
 import { optionsCollection } from './common';
 import { toolDescriptionField } from './toolMode';
@@ -32,6 +33,11 @@ interface OperationParts<R extends Resource, V extends string> {
 	options?: INodeProperties[] | false;
 	/** Advice for this operation's gateway failures, before the general advice (transport/errors.ts). */
 	advice?: Advice[];
+	/**
+	 * The fields of the gateway's answer this operation outputs, each with its kind (shared/answers.ts): the transport
+	 * lets nothing else of the answer out, and names what it left out in `droppedFields`.
+	 */
+	answer: Shape;
 	/** One input item: what the router runs once per item, with the execution's gateway. */
 	execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject | IDataObject[]>;
 	/**
@@ -62,10 +68,10 @@ export function defineOperation<const R extends Resource, const V extends string
 	descriptor: OperationDescriptor<R, V>,
 ): Operation<R, V> {
 	const label = `${RESOURCES[descriptor.resource].name} → ${descriptor.name}`;
-	const { advice, options = [] } = descriptor;
+	const { advice, answer, options = [] } = descriptor;
 	const endpoint: Endpoint = descriptor.sendsOnce
-		? { label, advice, sendsOnce: true, checkFirst: descriptor.checkFirst }
-		: { label, advice, sendsOnce: false, offersRetries: options !== false };
+		? { label, advice, answer, sendsOnce: true, checkFirst: descriptor.checkFirst }
+		: { label, advice, answer, sendsOnce: false, offersRetries: options !== false };
 	const collection = options === false ? [] : optionsCollection(descriptor.sendsOnce ? 'sentOnce' : 'repeatable', options);
 	const fields = updateDisplayOptions(
 		{ show: { resource: [descriptor.resource], operation: [descriptor.value] } },

@@ -1,13 +1,14 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { CARD_LIST } from '../shared/answers';
 import { toNodeError } from '../shared/nodeError';
 import { storedCards } from '../shared/storedCards';
 import type { Endpoint } from '../transport/request';
 import { openGateway } from '../transport/request';
 
 /** The editor's read of a customer's cards, named in its failures as the list it fills. */
-const CARD_LIST: Endpoint = { label: 'Digital Card list', sendsOnce: false, offersRetries: false };
+const CARD_LIST_READ: Endpoint = { label: 'Digital Card list', answer: CARD_LIST, sendsOnce: false, offersRetries: false };
 
 const BY_ID =
 	'Choose "By ID" and give the digitalCardId: it is in securedCardDetails of the payment that stored the card, and Digital Card → Get Many lists a customer’s cards.';
@@ -39,7 +40,7 @@ export async function searchStoredCards(this: ILoadOptionsFunctions): Promise<IN
 		throw cannotList('The Customer ID above is an expression, which the list cannot evaluate here: enter a customer’s ID to pick one of their cards.');
 	}
 	try {
-		const { cards } = await storedCards(await openGateway(this, CARD_LIST), customerId.trim(), { itemIndex: 0 });
+		const { cards } = await storedCards(await openGateway(this, CARD_LIST_READ), customerId.trim(), { itemIndex: 0 });
 		return { results: cards.map((card) => ({ name: cardLabel(card), value: String(card.digitalCardId) })) };
 	} catch (error) {
 		throw toNodeError(this.getNode(), error);

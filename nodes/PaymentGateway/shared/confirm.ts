@@ -1,6 +1,7 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { anyText, scalarText } from '../helpers/text';
+import { PROGRESS_FIELDS } from './answers';
 import type { CallSettings, Gateway } from '../transport/request';
 import { fetchPaymentStatus } from './paymentStatus';
 
@@ -23,10 +24,10 @@ const CLAIM_NAMES = {
 
 type Confirmable = Exclude<keyof typeof CLAIM_NAMES, 'paymentStatus'>;
 
-/** What the trigger and Verify Signature set themselves: a record's own values under these names are dropped. */
-const NODE_NAMES = ['statusVerified', 'statusMismatch', 'recheckError', 'signatureValid', 'confirmationError'];
+/** What the trigger and Verify Signature set themselves: replaced in an item they check again, never taken from it. */
+const NODE_NAMES = ['statusVerified', 'statusMismatch', 'recheckError', 'signatureValid', 'confirmationError', 'droppedFields'];
 
-/** The record without the values only the node sets: a record cannot say it was verified. */
+/** A record without the values only the node sets: a record cannot say it was verified. */
 export function withoutNodeValues(record: IDataObject): IDataObject {
 	const item: IDataObject = { ...record };
 	for (const name of NODE_NAMES) delete item[name];
@@ -56,27 +57,11 @@ export type Confirmation =
 	  }
 	| { verified: false; failure: ConfirmationFailure };
 
-/**
- * Fields of a payment record that change with each event, where a gateway gives them: two partial refunds leave the
- * status as it was, a refunded total or an update time does not. The live gateway's record shows none of them.
- */
-const PROGRESS_FIELDS = [
-	'refundedAmount',
-	'totalRefunded',
-	'refundedTotal',
-	'amountRefunded',
-	'totalRefundedAmount',
-	'refundCount',
-	'updatedAt',
-	'lastUpdatedAt',
-	'modifiedAt',
-	'lastModifiedAt',
-];
-
+/** The confirmed values of a record that change with each event (shared/answers.ts), as one text. */
 function progressOf(record: IDataObject): string {
-	const parts = PROGRESS_FIELDS.filter((name) => ['string', 'number'].includes(typeof record[name])).map(
-		(name) => `${name}=${String(record[name]).trim().slice(0, 64)}`,
-	);
+	const parts = Object.keys(PROGRESS_FIELDS)
+		.filter((name) => ['string', 'number'].includes(typeof record[name]))
+		.map((name) => `${name}=${String(record[name]).trim()}`);
 	if (Array.isArray(record.refunds)) parts.push(`refunds=${record.refunds.length}`);
 	return parts.join(',');
 }
@@ -122,11 +107,12 @@ export function failureOf(error: unknown): ConfirmationFailure {
 }
 
 /**
- * The record with its four claimable values moved to names that say they are claims. A claim already set aside stays:
- * Verify Signature after the trigger keeps the notification's own claims, not the trigger's confirmed values.
+ * The record (a notification's declared fields, shared/answers.ts: never what the node sets itself, such as
+ * statusVerified) with its four claimable values moved to names that say they are claims. A claim already set aside
+ * stays: Verify Signature after the trigger keeps the notification's own claims, not the trigger's confirmed values.
  */
 export function claimsSetAside(claims: IDataObject): IDataObject {
-	const item = withoutNodeValues(claims);
+	const item: IDataObject = { ...claims };
 	for (const [name, claimName] of Object.entries(CLAIM_NAMES)) {
 		delete item[name];
 		if (name in claims && !(claimName in claims)) item[claimName] = claims[name];

@@ -16,8 +16,7 @@ import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } fr
 import { gatewayMessage } from './errors';
 import type { NoAnswer } from './network';
 import { isRedirect, NETWORK_PHRASES, noAnswerOf } from './network';
-import { keptFailureText } from './failureFields';
-import { redactorFor } from './redact';
+import { funnelFor } from './redact';
 import { isGatewayShaped, numericResCode } from './result';
 
 /** The name the nodes' `testedBy` gives n8n to find this test among their `methods.credentialTest`. */
@@ -123,12 +122,12 @@ async function send(host: ICredentialTestFunctions, probe: Probe, baseURL: strin
 
 /** The gateway's message through the redaction funnel (a proxy may echo what it was sent), cut short. */
 function gatewaySaid(body: IDataObject, statusCode: number, data: ICredentialDataDecryptedObject): string {
-	const redactor = redactorFor({
+	const funnel = funnelFor({
 		clientId: anyText(data.clientId),
 		clientSecret: anyText(data.clientSecret),
 		cardEncryptionKey: anyText(data.cardEncryptionKey),
 	});
-	return keptFailureText(gatewayMessage(body, statusCode), redactor);
+	return funnel.text(gatewayMessage(body, statusCode));
 }
 
 /** What is wrong with the field a probe went to, in words a user can act on; undefined when the answer is fine. */

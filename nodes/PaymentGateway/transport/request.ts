@@ -9,7 +9,8 @@ import { CREDENTIAL_NAME, readCredential } from './credential';
 import type { Deadline } from './deadline';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
 import { isRedirect, NoAnswer, noAnswerError, noAnswerOf, redirectError } from './network';
-import { redactorFor } from './redact';
+import { funnelFor } from './redact';
+import { asKind } from './outputs';
 import { dataOfAnswer, unreadableAnswerError } from './result';
 import { asksForRetry, isRateLimited, nextRetryWaitMs, paceOutcome, retriesAllowed } from './retry';
 import type { Call, CallSettings, Endpoint, Gateway, GatewayCall, GatewayHost } from './types';
@@ -45,17 +46,18 @@ const decoded = (segment: string) => {
 
 /**
  * What a call is about, as a person finds it in their data: the payment, the order, the customer or card. A failure
- * names it beside `[item N]`, so that a reconciliation's flagged order says which order it was.
+ * names it beside `[item N]`, so that a reconciliation's flagged order says which order it was. `shown` says how an id
+ * may be shown (an id typed by mistake may be card data).
  */
-export function subjectOf(call: GatewayCall): string | undefined {
+function subjectOf(call: GatewayCall, shown: (id: string) => string): string | undefined {
 	const { body = {}, query = {} } = call;
-	if (typeof body.paymentId === 'string' && body.paymentId) return `payment ${body.paymentId}`;
-	if (typeof body.orderId === 'string' && body.orderId) return `order ${body.orderId}`;
-	if (typeof query.orderId === 'string' && query.orderId) return `order ${query.orderId}`;
+	if (typeof body.paymentId === 'string' && body.paymentId) return `payment ${shown(body.paymentId)}`;
+	if (typeof body.orderId === 'string' && body.orderId) return `order ${shown(body.orderId)}`;
+	if (typeof query.orderId === 'string' && query.orderId) return `order ${shown(query.orderId)}`;
 	const payment = /^\/transaction\/status\/([^/]+)$/.exec(call.path);
-	if (payment) return `payment ${decoded(payment[1])}`;
+	if (payment) return `payment ${shown(decoded(payment[1]))}`;
 	const card = /^\/customer\/([^/]+)\/digitalCards(?:\/([^/]+))?$/.exec(call.path);
-	if (card) return card[2] ? `card ${decoded(card[2])} of customer ${decoded(card[1])}` : `customer ${decoded(card[1])}`;
+	if (card) return card[2] ? `card ${shown(decoded(card[2]))} of customer ${shown(decoded(card[1]))}` : `customer ${shown(decoded(card[1]))}`;
 	return undefined;
 }
 
@@ -101,7 +103,7 @@ export async function openGateway(host: GatewayHost, endpoint: Endpoint, pace?: 
 	const credential = await readCredential(host, node);
 	const deadlineIn = deadlineClock();
 	// Every text of an answer leaves through this funnel: it may quote the request (a proxy's error page) or card data.
-	const redactor = redactorFor(credential.secrets);
+	const funnel = funnelFor(credential.secrets);
 
 	async function attempt(options: IHttpRequestOptions, deadline: Deadline) {
 		const response = await beforeDeadline(
@@ -144,12 +146,12 @@ export async function openGateway(host: GatewayHost, endpoint: Endpoint, pace?: 
 		}
 	}
 
-	/** A failure names what the call was about (an id is shown through the funnel: it may be card data). */
+	/** A failure names what the call was about: an id as ids leave the node, anything else as any text does. */
 	async function request(given: Call, settings: CallSettings): Promise<IDataObject> {
 		const call: GatewayCall = { ...given, endpoint: given.endpoint ?? endpoint };
 		return await send(call, settings).catch(async (error: unknown) => {
-			const subject = subjectOf(call);
-			if (error instanceof NodeApiError && subject) error.message = `${error.message} (${redactor.text(subject)})`;
+			const subject = subjectOf(call, (id) => String(asKind('id', id, funnel) ?? funnel.text(id)));
+			if (error instanceof NodeApiError && subject) error.message = `${error.message} (${subject})`;
 			return await Promise.reject(error);
 		});
 	}
@@ -201,12 +203,12 @@ export async function openGateway(host: GatewayHost, endpoint: Endpoint, pace?: 
 				const what = parsed instanceof UnreadableAnswer ? parsed.message : `an answer that is not JSON (HTTP ${httpStatus})`;
 				throw unreadableAnswerError(node, call, itemIndex, what, httpStatus);
 			}
-			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain, redactor);
+			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain, funnel);
 		}
 	}
 
 	return {
-		redactor,
+		funnel,
 		clientId: credential.clientId,
 		clientSecret: credential.clientSecret,
 		checkoutPageUrl: credential.checkoutPageUrl,

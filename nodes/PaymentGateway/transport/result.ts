@@ -3,8 +3,9 @@ import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 import { isPlainObject } from '../helpers/json';
 import { gatewayError, gatewayMessage } from './errors';
 import { knownFailureFields } from './failureFields';
-import type { Redactor } from './redact';
-import { cardDataRedactor } from './redact';
+import { declaredOutput } from './outputs';
+import type { Funnel } from './redact';
+import { cardDataFunnel } from './redact';
 import type { GatewayCall } from './types';
 import { offersRetries } from './types';
 
@@ -61,8 +62,8 @@ export function unreadableAnswerError(
  * The data of a JSON answer, or the error it reports thrown. Failures can come with HTTP 200: the body decides. In
  * the flat long-family answers `status` can be a payment's status, so a `failure` there is an error only when the
  * body is not about an order. `uncertain`: the call was sent more than once, and an earlier attempt may have acted
- * (its answer was lost, or was no refusal). Every text of it, failure or success, leaves through `redactor`: a success
- * answer loses its card fields too.
+ * (its answer was lost, or was no refusal). What leaves of it is what the endpoint declares (`answer`), every text
+ * through `funnel`; a failure leaves only its known fields.
  */
 export function dataOfAnswer(
 	node: INode,
@@ -71,7 +72,7 @@ export function dataOfAnswer(
 	body: IDataObject,
 	httpStatus: number,
 	uncertain: boolean,
-	redactor: Redactor = cardDataRedactor,
+	funnel: Funnel = cardDataFunnel,
 ): IDataObject {
 	const resCode = numericResCode(body);
 	const nested = body.data;
@@ -81,8 +82,8 @@ export function dataOfAnswer(
 		(resCode !== undefined && resCode !== 200) ||
 		(body.status === 'failure' && (call.family === 'short' || record.orderId === undefined));
 	if (failed) {
-		const known = knownFailureFields(body, redactor);
-		if (call.failureIsData?.(body)) return known;
+		const known = knownFailureFields(body, funnel);
+		if (call.failureIsData?.(known)) return declaredOutput(call.endpoint.answer, body, funnel);
 		const error = gatewayError(node, call.endpoint, itemIndex, {
 			resCode: resCode ?? httpStatus,
 			httpStatus,
@@ -107,7 +108,6 @@ export function dataOfAnswer(
 			description: CHECK_BASE_URLS,
 		});
 	}
-	if (call.family === 'short') return isPlainObject(nested) ? redactor.answer(nested) : {};
 	// Check-status is documented flat, but one sample integration reads it under `data`.
-	return redactor.answer(record);
+	return declaredOutput(call.endpoint.answer, call.family === 'short' ? nested : record, funnel);
 }

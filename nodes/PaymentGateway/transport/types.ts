@@ -6,7 +6,8 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import type { Redactor } from './redact';
+import type { Shape } from './outputs';
+import type { Funnel } from './redact';
 
 /** The node, its card list in the editor and the trigger all talk to the gateway; this is what the transport needs. */
 export type GatewayHost = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
@@ -27,6 +28,8 @@ export type Endpoint = {
 	readonly label: string;
 	/** Advice for this endpoint's failures, looked up before the general advice. */
 	readonly advice?: readonly Advice[];
+	/** The fields of its answer that may leave the node, each with its kind: nothing else of the answer does. */
+	readonly answer: Shape;
 } & (
 	| {
 			/** An order, a payment or a refund: sent at most once, never retried or paced, since it could move money twice. */
@@ -69,7 +72,7 @@ export interface CallSettings {
 /** The gateway as one execution sees it: the credential is read, checked and decoded once, not per item. */
 export interface Gateway {
 	/** The one funnel for texts from the gateway, with this credential's secrets: what an item may show of them. */
-	readonly redactor: Redactor;
+	readonly funnel: Funnel;
 	readonly clientId: string;
 	readonly clientSecret: string;
 	/** The hosted checkout page, when the credential names one. */
@@ -78,7 +81,10 @@ export interface Gateway {
 	cardKey(): Buffer;
 	/** What this gateway's calls are, unless a call names another (a refund's read of its payment). */
 	readonly endpoint: Endpoint;
-	/** Sends one call and returns the gateway's data without the envelope, or throws a NodeApiError. */
+	/**
+	 * Sends one call and returns the declared fields of the gateway's data without the envelope (its endpoint's
+	 * `answer`), with `droppedFields` naming what was left out, or throws a NodeApiError.
+	 */
 	request(call: Call, settings: CallSettings): Promise<IDataObject>;
 }
 

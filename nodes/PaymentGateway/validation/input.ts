@@ -1,3 +1,4 @@
+import { asciiDigits, cardNumberOf, MAX_CARD_DIGITS, MIN_CARD_DIGITS } from '../helpers/cardNumber';
 import { scalarText } from '../helpers/text';
 
 /**
@@ -185,28 +186,23 @@ export function validateUrl(field: string, value: unknown): string {
 	return url;
 }
 
-function passesLuhn(digits: string): boolean {
-	let sum = 0;
-	for (let index = 0; index < digits.length; index++) {
-		let digit = Number(digits[digits.length - 1 - index]);
-		if (index % 2 === 1) {
-			digit *= 2;
-			if (digit > 9) digit -= 9;
-		}
-		sum += digit;
-	}
-	return sum % 10 === 0;
-}
-
-/** Spaces and dashes are how people copy card numbers; anything else is refused. */
+/**
+ * A card number as people copy it, by the one card-number rule (helpers/cardNumber.ts): 12 to 19 digits of any
+ * script passing the Luhn check, with any separators; sent as ASCII digits alone.
+ */
 export function validateCardNumber(field: string, value: unknown): string {
 	if (typeof value === 'number' && !Number.isSafeInteger(value)) {
 		throw new InvalidInput(field, 'must be given as text: as a number it has lost digits');
 	}
-	const digits = requireText(field, value).replace(/[\s-]/g, '');
-	if (!/^\d{12,19}$/.test(digits)) throw new InvalidInput(field, 'must be 12 to 19 digits');
-	if (!passesLuhn(digits)) throw new InvalidInput(field, 'is not a valid card number (check digit mismatch)');
-	return digits;
+	const text = requireText(field, value);
+	const digits = cardNumberOf(text);
+	if (digits) return digits;
+	const written = asciiDigits(text);
+	const count = written.replace(/\D/g, '').length;
+	if (/\p{L}/u.test(written) || count < MIN_CARD_DIGITS || count > MAX_CARD_DIGITS) {
+		throw new InvalidInput(field, `must be ${MIN_CARD_DIGITS} to ${MAX_CARD_DIGITS} digits`);
+	}
+	throw new InvalidInput(field, 'is not a valid card number (check digit mismatch)');
 }
 
 /** Returns the expiry as the two-digit strings the gateway expects. `now` is injectable for tests. */

@@ -5,6 +5,7 @@ import { callSettings } from '../common';
 import { customerIdField, digitalCardIdField } from '../fields';
 import { defineOperation } from '../operation';
 import { cardTarget } from './fields';
+import { CARD_DELETED } from '../../shared/answers';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject> {
 	const { customerId, digitalCardId, path } = cardTarget(this, itemIndex, true);
@@ -43,6 +44,7 @@ export const operation = defineOperation({
 			description: 'The card was not found: it was already deleted or belongs to another customer. Nothing was removed.',
 		},
 	],
+	answer: CARD_DELETED,
 	execute,
 });
 

@@ -6,12 +6,14 @@ import { callSettings } from '../common';
 import { customerIdField, digitalCardIdField } from '../fields';
 import { defineOperation } from '../operation';
 import { cardTarget } from './fields';
+import { CARD } from '../../shared/answers';
+import { droppedOf } from '../../shared/storedCards';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject> {
 	const { customerId, path } = cardTarget(this, itemIndex, true);
 	const data = await gateway.request({ method: 'GET', family: 'short', path }, callSettings(this, itemIndex));
 	const card = data.digitalCard !== null && typeof data.digitalCard === 'object' ? (data.digitalCard as IDataObject) : {};
-	return { ...card, customerId, remainingLimit: data.remainingLimit };
+	return { ...card, customerId, remainingLimit: data.remainingLimit, ...droppedOf(data) };
 }
 
 export const operation = defineOperation({
@@ -28,6 +30,7 @@ export const operation = defineOperation({
 		digitalCardIdField,
 	],
 	advice: [UNKNOWN_ID],
+	answer: CARD,
 	execute,
 });
 

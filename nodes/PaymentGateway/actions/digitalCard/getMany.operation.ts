@@ -6,17 +6,18 @@ import { callSettings, itemOptions } from '../common';
 import { customerIdField } from '../fields';
 import { defineOperation } from '../operation';
 import { cardTarget } from './fields';
+import { CARD_LIST } from '../../shared/answers';
 
 /** One item per stored card, each carrying the customer and the remaining tokenization limit. */
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway): Promise<IDataObject[]> {
 	const { customerId } = cardTarget(this, itemIndex, false);
-	const { cards, remainingLimit } = await storedCards(gateway, customerId, callSettings(this, itemIndex));
+	const { cards, remainingLimit, dropped } = await storedCards(gateway, customerId, callSettings(this, itemIndex));
 	if (cards.length === 0) {
 		return itemOptions(this, itemIndex).outputSummaryWhenEmpty === true
-			? [{ customerId, remainingLimit, cardCount: 0 }]
+			? [{ customerId, remainingLimit, cardCount: 0, ...dropped }]
 			: [];
 	}
-	return cards.map((card) => ({ ...card, customerId, remainingLimit }));
+	return cards.map((card) => ({ ...card, customerId, remainingLimit, ...dropped }));
 }
 
 /** A customer without cards outputs nothing, which is easy to take for a failure. */
@@ -58,6 +59,7 @@ export const operation = defineOperation({
 				'Whether a customer without stored cards gives one item with customerId, remainingLimit and cardCount 0, instead of no item',
 		},
 	],
+	answer: CARD_LIST,
 	execute,
 	hints,
 });

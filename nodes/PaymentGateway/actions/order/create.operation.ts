@@ -4,6 +4,7 @@ import type { Gateway } from '../../transport/request';
 import { callSettings } from '../common';
 import { defineOperation } from '../operation';
 import { ORDER_CHECK_FIRST, orderBody, orderFields } from './fields';
+import { ORDER } from '../../shared/answers';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	return await gateway.request(
@@ -29,6 +30,7 @@ export const operation = defineOperation({
 		{ resCode: 401, message: /internal/i, description: 'The gateway had an internal error creating the order (it reports this as 401). Try again later.' },
 		{ resCode: 422, description: 'The gateway refused the UI mode of the order; it accepts only "checkout".' },
 	],
+	answer: ORDER,
 	execute,
 });
 

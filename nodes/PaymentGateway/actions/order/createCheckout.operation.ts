@@ -5,6 +5,7 @@ import { validateUrl } from '../../validation/input';
 import { callSettings } from '../common';
 import { defineOperation } from '../operation';
 import { checkoutUrl, ORDER_CHECK_FIRST, orderBody, orderFields } from './fields';
+import { CHECKOUT_ORDER } from '../../shared/answers';
 
 const redirectUrlOf = (ctx: IExecuteFunctions, itemIndex: number) =>
 	(ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject).redirectUrl;
@@ -75,6 +76,7 @@ export const operation = defineOperation({
 			description: 'The gateway could not create the order. Check the amount, currency, customer fields and redirect type.',
 		},
 	],
+	answer: CHECKOUT_ORDER,
 	execute,
 	hints,
 });

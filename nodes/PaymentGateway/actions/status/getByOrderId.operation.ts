@@ -7,6 +7,7 @@ import { orderIdField } from '../fields';
 import { defineOperation } from '../operation';
 import { fetchOrderStatus } from './orderStatus';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
+import { ORDER_STATUS } from '../../shared/answers';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const record = await fetchOrderStatus(gateway, this.getNodeParameter('orderId', itemIndex), callSettings(this, itemIndex));
@@ -46,6 +47,7 @@ export const operation = defineOperation({
 	],
 	options: [simplifyOption],
 	advice: [UNKNOWN_ID],
+	answer: ORDER_STATUS,
 	execute,
 	hints,
 });

@@ -7,6 +7,7 @@ import { callSettings } from '../common';
 import { paymentIdField } from '../fields';
 import { defineOperation } from '../operation';
 import { simplifiedStatus, simplifyOption, wantsSimplified } from './simplify';
+import { PAYMENT_RECORD } from '../../shared/answers';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const record = await fetchPaymentStatus(gateway, this.getNodeParameter('paymentId', itemIndex), callSettings(this, itemIndex));
@@ -27,6 +28,7 @@ export const operation = defineOperation({
 	],
 	options: [simplifyOption],
 	advice: [UNKNOWN_ID],
+	answer: PAYMENT_RECORD,
 	execute,
 });
 

@@ -1,25 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { oversizeOf } from '../../../PaymentGatewayTrigger/notification';
+import { NOTIFICATION, PAYMENT_RECORD } from '../../shared/answers';
 import { claimsSetAside, confirmedItem, confirmPayment, withoutNodeValues } from '../../shared/confirm';
 import { isAuthenticSignature } from '../../transport/crypto';
 import { UNKNOWN_ID } from '../../transport/errors';
 import type { Gateway } from '../../transport/request';
 import { InvalidCredential } from '../../validation/credential';
-import { requireText } from '../../validation/input';
+import { InvalidInput, requireText } from '../../validation/input';
+import { declaredOutput } from '../../transport/outputs';
 import { callSettings } from '../common';
 import { orderIdField, paymentIdField } from '../fields';
 import { defineOperation } from '../operation';
 import { outsideToolMode } from '../toolMode';
-import { confirmsWithGateway, versionedFrom } from '../versions';
-
-const confirmWithGatewayField: INodeProperties = {
-	displayName: 'Confirm With Gateway',
-	name: 'confirmWithGateway',
-	type: 'boolean',
-	default: true,
-	description:
-		"Whether to read the payment from the gateway when the signature is valid. A signature proves only the orderId and paymentId: with this on, status, amount, currency and receiptId are the gateway's, the record's own values stay under notifiedStatus, notifiedAmount, notifiedCurrency and notifiedReceiptId, and statusVerified says whether the gateway confirmed this payment. Off, nothing is sent and the record's values are unconfirmed claims.",
-};
 
 const properties: INodeProperties[] = [
 	{
@@ -40,29 +33,35 @@ const properties: INodeProperties[] = [
 		default: '={{ $json.signature }}',
 		description: 'The signature to check: lowercase hex HMAC-SHA256 of "orderId|paymentId" keyed with the client secret',
 	},
-	...versionedFrom([
-		[1, { ...confirmWithGatewayField, default: false }],
-		[1.2, confirmWithGatewayField],
-	]),
+	{
+		displayName: 'Confirm With Gateway',
+		name: 'confirmWithGateway',
+		type: 'boolean',
+		default: true,
+		description:
+			"Whether to read the payment from the gateway when the signature is valid. A signature proves only the orderId and paymentId: with this on, status, amount, currency and receiptId are the gateway's, the record's own values stay under notifiedStatus, notifiedAmount, notifiedCurrency and notifiedReceiptId, and statusVerified says whether the gateway confirmed this payment. Off, nothing is sent and the record's values are unconfirmed claims.",
+	},
 ];
 
 /**
- * The incoming item with `signatureValid`; a missing or wrong signature is data, not an error. Confirming, a valid
- * signature's payment is read from the gateway (nothing is sent for an invalid one) and the item holds the gateway's
- * values where the record's claims were.
+ * The incoming item's declared fields (a notification's, shared/answers.ts) with `signatureValid`; a missing or wrong
+ * signature is data, not an error. The item comes from a customer's browser: it is bounded as a notification is and its
+ * signature checked before anything else is done with it. Confirming, a valid signature's payment is read from the
+ * gateway (nothing is sent for an invalid one) and the item holds the gateway's values where the record's claims were.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
+	const incoming = this.getInputData()[itemIndex].json;
+	const oversize = oversizeOf(incoming);
+	if (oversize) throw new InvalidInput('The incoming item', `is not read: ${oversize}, and a notification or status record is far smaller`);
 	const orderId = requireText('Order ID (orderId)', this.getNodeParameter('orderId', itemIndex));
 	const paymentId = requireText('Payment ID (paymentId)', this.getNodeParameter('paymentId', itemIndex));
 	const signature = this.getNodeParameter('signature', itemIndex, '');
-	const confirmsByDefault = confirmsWithGateway(this.getNode().typeVersion);
-	const confirm = this.getNodeParameter('confirmWithGateway', itemIndex, confirmsByDefault) as boolean;
 	if (!gateway.clientSecret) throw new InvalidCredential('Client Secret', 'is empty');
-	// The record comes from a customer's browser or a gateway: through the redaction funnel, as every such text.
-	const record = gateway.redactor.answer(this.getInputData()[itemIndex].json);
 	const signatureValid = isAuthenticSignature(gateway.clientSecret, orderId, paymentId, signature);
-	// From typeVersion 1.2 an unconfirmed record says so, whatever it claims of itself.
-	if (!confirm) return confirmsByDefault ? { ...withoutNodeValues(record), signatureValid, statusVerified: false } : { ...record, signatureValid };
+	const record = declaredOutput(NOTIFICATION, withoutNodeValues(incoming), gateway.funnel);
+	const confirm = this.getNodeParameter('confirmWithGateway', itemIndex, true) !== false;
+	// Unconfirmed by choice, the record's values are where it put them, as claims; an invalid signature's are set aside.
+	if (!confirm) return { ...record, signatureValid, statusVerified: false };
 	if (!signatureValid) return { ...claimsSetAside(record), signatureValid, statusVerified: false };
 	const confirmation = await confirmPayment(gateway, { orderId, paymentId }, callSettings(this, itemIndex));
 	const item: IDataObject = { ...confirmedItem({ ...record, orderId, paymentId }, confirmation), signatureValid };
@@ -83,6 +82,7 @@ export const operation = defineOperation({
 	// Its one request is the confirmation's read, with the defaults of the reads.
 	options: false,
 	advice: [UNKNOWN_ID],
+	answer: PAYMENT_RECORD,
 	execute,
 });
 

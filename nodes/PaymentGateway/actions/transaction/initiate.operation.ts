@@ -30,6 +30,7 @@ import {
 	toolLimitFields,
 	toolLimits,
 } from '../toolMode';
+import { PAYMENT } from '../../shared/answers';
 
 const cardMode = { show: { paymentMode: ['card'] } };
 const tokenMode = { show: { paymentMode: ['token'] } };
@@ -325,6 +326,7 @@ export const operation = defineOperation({
 		},
 		{ resCode: 500, description: `The gateway had an internal error. ${CHECK_FIRST}` },
 	],
+	answer: PAYMENT,
 	execute,
 });
 

@@ -12,6 +12,7 @@ import { holdBudget, leftToday, refuseWhenSpent } from '../toolBudget';
 import type { BudgetHold } from '../toolBudget';
 import { assertLimitCurrency, assertWithinLimit, toolLimitFields, toolLimits } from '../toolMode';
 import { amountFields } from '../versions';
+import { PAYMENT_RECORD, REFUND } from '../../shared/answers';
 
 /** The gateway settles in currencies of up to three decimals, and a refund names no currency of its own. */
 const REFUND_DIGITS = 3;
@@ -77,6 +78,7 @@ function withFieldNamesFixed(record: IDataObject): IDataObject {
 /** Reading the payment before its refund: a read, named as the refund's step, that offers no Max Retries of its own. */
 const reading = (refund: Endpoint): Endpoint => ({
 	label: `${refund.label} (reading the payment)`,
+	answer: PAYMENT_RECORD,
 	sendsOnce: false,
 	offersRetries: false,
 	advice: [
@@ -178,6 +180,7 @@ export const operation = defineOperation({
 			description: 'The gateway does not know this payment. Check that the Payment ID comes from this credential’s merchant account.',
 		},
 	],
+	answer: REFUND,
 	execute,
 });
 
