@@ -121,6 +121,7 @@ function createApiHandler(ctx) {
 			req,
 			rawBody,
 			res,
+			cardEncryptionKey: ctx.cardEncryptionKey,
 			send(status, body, headers = {}) {
 				io.sendRaw(status, 'application/json; charset=utf-8', JSON.stringify(body), headers, body?.resCode);
 			},

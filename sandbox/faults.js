@@ -6,6 +6,7 @@
 
 const http = require('node:http');
 const { failureEnvelope } = require('./http');
+const { checkEcho, echoOf } = require('./echoes');
 
 const MIB = 1024 * 1024;
 const HUGE_MIN_BYTES = 64; // room for the envelope around the padding
@@ -106,6 +107,23 @@ const KINDS = {
 			});
 		},
 	},
+	// A gateway or a proxy that echoes the Basic header, the secret, the key or the request's card data in another form
+	// (sandbox/echoes.js) into `field` of its answer: the real answer (its `data`, or the flat body), processed as
+	// usual, or with `status` a failure envelope of that status. `field` may be a path (`redirectionData.url`).
+	'echo-encoded': {
+		processed: true,
+		respond({ send, ...io }, fault, result) {
+			const body = fault.status === undefined ? structuredClone(result.body) : failureEnvelope(fault.status, 'Upstream error');
+			const echo = echoOf(fault, io);
+			if (echo !== undefined) {
+				const path = fault.field.split('.');
+				let target = fault.status === undefined && body.data !== null && typeof body.data === 'object' ? body.data : body;
+				for (const name of path.slice(0, -1)) target = target[name] !== null && typeof target[name] === 'object' ? target[name] : (target[name] = {});
+				target[path.at(-1)] = echo;
+			}
+			send(fault.status ?? result.status, body);
+		},
+	},
 	// A gateway, a proxy or a wrong Base URL answering with a redirect: to `location` (another origin, or plain
 	// http://), or by default to the request's own address, as a redirect loop does.
 	redirect: {
@@ -177,6 +195,10 @@ function normalizeFault(options = {}) {
 		fault.retryAfter = retryAfter;
 	}
 	if (body !== undefined) fault.body = body;
+	if (kind === 'echo-encoded') {
+		checkEcho(options);
+		Object.assign(fault, { form: options.form, of: options.of, field: options.field, status });
+	}
 	if (kind === 'redirect') {
 		if (!(fault.status >= 300 && fault.status < 400)) throw new TypeError('status of a redirect must be 3xx');
 		if (options.location !== undefined) {

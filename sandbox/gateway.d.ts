@@ -43,6 +43,7 @@ export type FaultKind =
 	| 'html'
 	| 'failure-envelope'
 	| 'echo'
+	| 'echo-encoded'
 	| 'redirect'
 	| 'truncated-json'
 	| 'empty'
@@ -104,7 +105,29 @@ export interface FaultOptions {
 	sizeBytes?: number;
 	/** 'deep': default 100000. */
 	depth?: number;
+	/** 'echo-encoded': how the echo is written (sandbox/echoes.js). */
+	form?: EchoForm;
+	/** 'echo-encoded': what is echoed. */
+	of?: 'basic' | 'secret' | 'key' | 'card' | 'cvv' | 'expiry' | 'ciphertext';
+	/** 'echo-encoded': the field of the answer (its `data`, or the flat or failure body) it goes into; a path with dots. */
+	field?: string;
 }
+
+export type EchoForm =
+	| 'as-is'
+	| 'byte-array'
+	| 'byte-list'
+	| 'digit-array'
+	| 'invisible'
+	| 'fullwidth'
+	| 'math-bold'
+	| 'arabic-digits'
+	| 'hex'
+	| 'base64'
+	| 'utf16-base64'
+	| 'utf16-hex'
+	| 'reversed'
+	| 'gzip-base64';
 
 export interface PendingFault extends Required<Pick<FaultOptions, 'match' | 'kind' | 'count'>> {
 	method?: string;
@@ -115,6 +138,9 @@ export interface PendingFault extends Required<Pick<FaultOptions, 'match' | 'kin
 	bytesPerSecond?: number;
 	sizeBytes?: number;
 	depth?: number;
+	form?: EchoForm;
+	of?: FaultOptions['of'];
+	field?: string;
 }
 
 export type PaymentStatus = 'pending' | 'success' | 'failure' | 'refunded' | 'partially_refunded';

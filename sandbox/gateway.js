@@ -134,6 +134,7 @@ function startSandbox(options = {}) {
 		requests,
 		latency: () => latencyMs,
 		unknownPathMessage: () => unknownPathMessage,
+		cardEncryptionKey,
 		delay,
 		schedule: timers.schedule,
 	});

@@ -4,6 +4,7 @@ import { createDecipheriv } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { decimalText, exactDecimal, passesLuhn } from './input-values';
+import { DIGIT_VALUES } from './recover';
 
 // What a careful user expects of each field, written from the README and the gateway's documents rather than from
 // the node's validation: the value the request carries, or a refusal naming the field. Shared by the generated
@@ -78,21 +79,6 @@ export function sentAmount(body: string | undefined): string | undefined {
 	const decimal = literal === undefined ? undefined : exactDecimal(literal);
 	return decimal && decimalText(decimal);
 }
-
-/**
- * Every decimal digit of Unicode with its value, found by walking the code points once: each script's digits are ten
- * in a row, 0 to 9.
- */
-const DIGIT_VALUES = (() => {
-	const values = new Map<string, number>();
-	let inRow = 0;
-	for (let code = 0; code <= 0x1ffff; code++) {
-		const char = String.fromCodePoint(code);
-		if (/\p{Nd}/u.test(char)) values.set(char, inRow++ % 10);
-		else inRow = 0;
-	}
-	return values;
-})();
 
 /**
  * Digits of a card number as pasted: 12 to 19 decimal digits of any script (fullwidth ones too) passing Luhn, with

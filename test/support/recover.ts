@@ -7,6 +7,24 @@ import { gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 // each view for any ten letters and digits of a secret in a row. A finding names the view that showed it.
 
 const PART = 10;
+
+/**
+ * Every decimal digit of Unicode with its value, found by walking the code points once: each script's digits are ten
+ * in a row, 0 to 9.
+ */
+export const DIGIT_VALUES = (() => {
+	const values = new Map<string, number>();
+	let inRow = 0;
+	for (let code = 0; code <= 0x1ffff; code++) {
+		const char = String.fromCodePoint(code);
+		if (/\p{Nd}/u.test(char)) values.set(char, inRow++ % 10);
+		else inRow = 0;
+	}
+	return values;
+})();
+
+/** The text in compatibility form, every decimal digit of any script as its ASCII digit. */
+export const asciiDigitsOf = (text: string) => [...text.normalize('NFKC')].map((char) => (DIGIT_VALUES.has(char) ? String(DIGIT_VALUES.get(char)) : char)).join('');
 const compact = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 function decodings(text: string): Array<[string, string]> {
@@ -14,7 +32,7 @@ function decodings(text: string): Array<[string, string]> {
 	const add = (how: string, view: string | undefined) => {
 		if (view !== undefined && view !== text && view.length > 0) views.push([how, view]);
 	};
-	add('NFKC', text.normalize('NFKC'));
+	add('NFKC, digits of any script', asciiDigitsOf(text));
 	add('without invisible characters and spaces', text.replace(/[\s\u00ad\u180e\u200b-\u200f\u2028-\u202f\u2060-\u2064\ufeff]/g, ''));
 	add('reversed', [...text].reverse().join(''));
 	try {
@@ -37,7 +55,9 @@ function decodings(text: string): Array<[string, string]> {
 			const bytes = Buffer.from(run.slice(offset).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 			add(`base64 at ${offset}`, bytes.toString('latin1'));
 			add(`base64 at ${offset} as UTF-16`, bytes.toString('utf16le'));
-			for (const [name, inflate] of [['gzip', gunzipSync], ['deflate', inflateSync], ['raw deflate', inflateRawSync]] as const) {
+			// gzip and zlib say so in their first bytes; raw deflate does not.
+			const inflaters = bytes[0] === 0x1f && bytes[1] === 0x8b ? [['gzip', gunzipSync] as const] : bytes[0] === 0x78 ? [['deflate', inflateSync] as const] : [['raw deflate', inflateRawSync] as const];
+			for (const [name, inflate] of inflaters) {
 				try {
 					add(`${name} of base64 at ${offset}`, inflate(bytes).toString('latin1'));
 				} catch {
@@ -69,4 +89,36 @@ export function recoverable(text: string, secrets: string[]): string[] {
 	};
 	look('as kept', text, 0);
 	return found;
+}
+
+/** Every text a value holds: its strings, its keys, and each list of numbers as one text (a byte or digit array). */
+function textsOf(value: unknown, texts = new Set<string>()): Set<string> {
+	if (typeof value === 'string') texts.add(value);
+	else if (Array.isArray(value)) {
+		if (value.length > 1 && value.every((entry) => typeof entry === 'number')) texts.add(value.join(', '));
+		for (const entry of value) textsOf(entry, texts);
+	} else if (value !== null && typeof value === 'object') {
+		for (const [key, entry] of Object.entries(value)) {
+			texts.add(key);
+			textsOf(entry, texts);
+		}
+	}
+	return texts;
+}
+
+/**
+ * What of `secrets` (long enough to decode) and `tokens` (a CVV, an expiry: too short to decode, looked for as digits of
+ * their own, in any script) can be got back from anything a value holds, one text at a time and all of it run together.
+ */
+export function leaksOf(value: unknown, secrets: string[], tokens: string[] = []): string[] {
+	const found: string[] = [];
+	const texts = [...textsOf(value)];
+	for (const text of texts) found.push(...recoverable(text, secrets));
+	const together = texts.join(' ');
+	found.push(...recoverable(compact(asciiDigitsOf(together)), secrets).map((how) => `all texts together, ${how}`));
+	for (const token of tokens) {
+		const alone = new RegExp(`(^|[^0-9])(?:${token}|${[...token].reverse().join('')})([^0-9]|$)`);
+		for (const text of texts) if (alone.test(asciiDigitsOf(text))) found.push(`${token} in ${JSON.stringify(text.slice(0, 80))}`);
+	}
+	return [...new Set(found)];
 }

@@ -11,7 +11,7 @@ import type { Funnel } from './redact';
 // a gateway or a proxy may invent has a way out, and an item costs memory by what it outputs.
 
 /**
- * - id: letters, digits and `. _ : / # @ + -`, at most 100 characters, not a card number;
+ * - id: letters, digits and `. _ : / # @ + -`, at most 100 characters, each part in one case, not a card number;
  * - word: a status or a name (`success`, `partially_refunded`, `visa`, `POST`), letters, `_`, `-` and spaces;
  * - amount: a plain decimal of at most 11 digits before the point and 6 after, as the gateway gave it (text or number);
  * - currency: three letters; time: an ISO 8601 date or time; lastFour: four digits (a card number becomes its last four);
@@ -38,6 +38,11 @@ const NUMBERS = new Set<Kind>(['amount', 'count', 'code', 'lastFour']);
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:/#@+-]{0,99}$/;
 const WORD = /^[A-Za-z][A-Za-z_ -]{0,39}$/;
+// Between their separators, ids and words are written in one case, Capitalized, or (words) in camel case; base64 and
+// other encodings of bytes mix the cases at random, so that no encoded secret passes for one.
+const ID_PART = /^(?:[a-z0-9]+|[A-Z0-9]+|[A-Z][a-z0-9]+)$/;
+const WORD_PART = /^(?:[a-z]+|[A-Z]+|(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+)$/;
+const partsAre = (text: string, separators: RegExp, part: RegExp) => text.split(separators).every((piece) => piece === '' || part.test(piece));
 const TIME = /^2\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const PRINTABLE = /^[\x21-\x7e]+$/;
@@ -98,13 +103,13 @@ function formOf(value: unknown, funnel: Funnel): string | undefined {
 }
 
 /** The value as it may leave under a field of `kind`, or undefined when it is not of that kind. */
-export function asKind(kind: Kind, value: unknown, funnel: Funnel): unknown {
+function ofKind(kind: Kind, value: unknown, funnel: Funnel): unknown {
 	const text = asText(value);
 	switch (kind) {
 		case 'id':
-			return text !== undefined && ID.test(text) && !isCardLike(text) && !funnel.quotesSecret(text) ? value : undefined;
+			return text !== undefined && ID.test(text) && partsAre(text, /[._:/#@+-]/, ID_PART) && !isCardLike(text) && !funnel.quotesSecret(text) ? value : undefined;
 		case 'word':
-			return typeof value === 'string' && WORD.test(value.trim()) && !funnel.quotesSecret(value) ? value : undefined;
+			return text !== undefined && typeof value === 'string' && WORD.test(text) && partsAre(text, /[_ -]/, WORD_PART) && !funnel.quotesSecret(text) ? value : undefined;
 		case 'amount':
 			return isAnswerAmount(value) ? value : undefined;
 		case 'currency':
@@ -126,6 +131,16 @@ export function asKind(kind: Kind, value: unknown, funnel: Funnel): unknown {
 		case 'form':
 			return formOf(value, funnel);
 	}
+}
+
+/**
+ * The value as it may leave under a field of `kind`, or undefined when it is not of that kind; whatever the kind, a
+ * value that shows a secret or the request's card data does not leave (a message and a form look at their parts).
+ */
+export function asKind(kind: Kind, value: unknown, funnel: Funnel): unknown {
+	const kept = ofKind(kind, value, funnel);
+	if (kept === undefined || kind === 'message' || kind === 'form') return kept;
+	return funnel.quotesSecret(String(kept)) ? undefined : kept;
 }
 
 /** A field's name as `droppedFields` may list it: a name, not a value in disguise. */

@@ -67,11 +67,20 @@ const compact = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
 /** Any run of this many letters and digits of a secret shows too much of it. */
 const PART = 10;
 
-/** The credential values no text may show, as their owner holds them. */
+/** The card data a request carries (encrypted), as the user gave it: its answer may show none of it. */
+export interface CardData {
+	number?: string;
+	cvv?: string;
+	month?: string;
+	year?: string;
+}
+
+/** The credential values no text may show, as their owner holds them, and the card data of the request answered. */
 export interface SecretValues {
 	clientId?: string;
 	clientSecret?: string;
 	cardEncryptionKey?: string;
+	card?: CardData;
 }
 
 /** Base64 of `bytes` wherever in a longer text they start: the characters that depend on them alone, per alignment. */
@@ -82,16 +91,35 @@ function base64Cores(bytes: Buffer): string[] {
 	});
 }
 
-/** The forms of one secret a proxy may echo, letters and digits only: as written, hex and base64, each reversed too. */
+/**
+ * The forms of one secret a proxy may echo, letters and digits only: as written, hex, base64 and its bytes as decimal
+ * numbers, each reversed too.
+ */
 function formsOf(bytes: Buffer[]): string[] {
-	const forms = bytes.flatMap((value) => [value.toString('utf8'), value.toString('hex'), ...base64Cores(value)]).map(compact);
+	const forms = bytes.flatMap((value) => [value.toString('utf8'), value.toString('hex'), [...value].join(''), ...base64Cores(value)]).map(compact);
 	return [...forms, ...forms.map((form) => [...form].reverse().join(''))];
+}
+
+/**
+ * A CVV or an expiry is too short to be looked for in letters and digits run together: it is looked for as digits of
+ * their own (any script's), either way round; an expiry as month and year with up to three characters between.
+ */
+function shortCardData(card: CardData): RegExp | undefined {
+	const alone = (digits: string) => `(?<![0-9])(?:${digits})(?![0-9])`;
+	const patterns: string[] = [];
+	const cvv = asciiDigits(card.cvv ?? '');
+	if (/^\d{3,4}$/.test(cvv)) patterns.push(alone(`${cvv}|${[...cvv].reverse().join('')}`));
+	const [month, year] = [card.month ?? '', card.year ?? ''].map((part) => asciiDigits(part));
+	if (/^\d{2}$/.test(month) && /^\d{2}$/.test(year)) {
+		patterns.push(alone(`${month}\\D{0,3}(?:20)?${year}|(?:20)?${year}\\D{0,3}${month}`));
+	}
+	return patterns.length > 0 ? new RegExp(patterns.join('|')) : undefined;
 }
 
 export interface Funnel {
 	/** A text as it may be shown, by the rules above; never longer than 300 characters. */
 	text(value: string): string;
-	/** Whether a value's text shows a secret of the credential or a card's ciphertext, in any of the forms above. */
+	/** Whether a value's text shows a secret, the request's card data or a card's ciphertext, in any of the forms above. */
 	quotesSecret(value: string): boolean;
 }
 
@@ -106,6 +134,9 @@ export function funnelFor(secrets: SecretValues = {}): Funnel {
 		sources.push(Buffer.from(secret, 'utf8'), Buffer.from(secret, 'utf16le'), Buffer.from(basicToken(secrets.clientId ?? '', secret), 'utf8'));
 	}
 	if (key.length >= 4) sources.push(Buffer.from(key, 'utf8'), ...(/^[0-9a-f]{64}$/i.test(key) ? [Buffer.from(key, 'hex')] : []));
+	const card = secrets.card ?? {};
+	for (const value of [card.number, card.cvv]) if (value) sources.push(Buffer.from(asciiDigits(value), 'utf8'), Buffer.from(asciiDigits(value), 'utf16le'));
+	const short = shortCardData(card);
 	const forms = formsOf(sources).filter((form) => form.length >= 6);
 	// Every run of PART characters of every form; a shorter form is looked for whole.
 	const parts = new Set<string>();
@@ -117,7 +148,9 @@ export function funnelFor(secrets: SecretValues = {}): Funnel {
 
 	function quotesSecret(value: string): boolean {
 		if (CIPHERTEXT.test(value)) return true;
-		const view = compact(asciiDigits(value));
+		const digits = asciiDigits(value);
+		if (short?.test(digits)) return true;
+		const view = compact(digits);
 		if (whole.some((form) => view.includes(form))) return true;
 		for (let at = 0; at + PART <= view.length; at++) if (parts.has(view.slice(at, at + PART))) return true;
 		return false;

@@ -203,7 +203,8 @@ export async function openGateway(host: GatewayHost, endpoint: Endpoint, pace?: 
 				const what = parsed instanceof UnreadableAnswer ? parsed.message : `an answer that is not JSON (HTTP ${httpStatus})`;
 				throw unreadableAnswerError(node, call, itemIndex, what, httpStatus);
 			}
-			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain, funnel);
+			const answered = call.cardData ? funnelFor({ ...credential.secrets, card: call.cardData }) : funnel;
+			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain, answered);
 		}
 	}
 

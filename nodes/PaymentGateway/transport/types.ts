@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { Shape } from './outputs';
-import type { Funnel } from './redact';
+import type { CardData, Funnel } from './redact';
 
 /** The node, its card list in the editor and the trigger all talk to the gateway; this is what the transport needs. */
 export type GatewayHost = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
@@ -55,6 +55,8 @@ export interface GatewayCall {
 	path: string;
 	query?: IDataObject;
 	body?: IDataObject;
+	/** The card data `body` carries encrypted: nothing of its answer may show it, in any form. */
+	cardData?: CardData;
 	/** A failure answer that is a result for this operation (an order not paid yet), not an error. */
 	failureIsData?: (body: IDataObject) => boolean;
 }

@@ -260,8 +260,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		skipCVVOnlyFlag: flags.skipCVVOnlyFlag,
 		apiType: 'hosted',
 	};
+	const cardData = { number: cardDetails.cardNumber, cvv: cardDetails.cardCVV, month: cardDetails.cardExpMonth, year: cardDetails.cardExpYear };
 	const send = async () =>
-		await gateway.request({ method: 'POST', family: 'short', path: '/transaction/initiate', body }, settings);
+		await gateway.request({ method: 'POST', family: 'short', path: '/transaction/initiate', body, cardData }, settings);
 	if (!tool) return await send();
 	// Held and sent with no await between: calls the agent makes at once see each other's amounts.
 	const payment = await holdBudget(this, tool.limits, tool.amount).send(send);
