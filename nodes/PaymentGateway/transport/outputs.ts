@@ -38,11 +38,11 @@ const NUMBERS = new Set<Kind>(['amount', 'count', 'code', 'lastFour']);
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:/#@+-]{0,99}$/;
 const WORD = /^[A-Za-z][A-Za-z_ -]{0,39}$/;
-// Between their separators, ids and words are written in one case, Capitalized, or (words) in camel case; base64 and
-// other encodings of bytes mix the cases at random, so that no encoded secret passes for one.
-const ID_PART = /^(?:[a-z0-9]+|[A-Z0-9]+|[A-Z][a-z0-9]+)$/;
+// Between their separators, ids and words change case once at most (PAY + hex in either case, Capitalized) or, words, in
+// camel case; base64 and other encodings of bytes mix the cases at random, so that no encoded secret passes for one.
+const ID_PART = { test: (part: string) => /^(?:[a-z]*[A-Z]*|[A-Z]*[a-z]*)$/.test(part.replace(/[0-9]/g, '')) };
 const WORD_PART = /^(?:[a-z]+|[A-Z]+|(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+)$/;
-const partsAre = (text: string, separators: RegExp, part: RegExp) => text.split(separators).every((piece) => piece === '' || part.test(piece));
+const partsAre = (text: string, separators: RegExp, part: { test(piece: string): boolean }) => text.split(separators).every((piece) => piece === '' || part.test(piece));
 const TIME = /^2\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const PRINTABLE = /^[\x21-\x7e]+$/;
