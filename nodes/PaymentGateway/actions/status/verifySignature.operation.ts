@@ -10,16 +10,6 @@ import { callSettings } from '../common';
 import { orderIdField, paymentIdField } from '../fields';
 import { defineOperation } from '../operation';
 import { outsideToolMode } from '../toolMode';
-import { confirmsWithGateway, versionedFrom } from '../versions';
-
-const confirmWithGatewayField: INodeProperties = {
-	displayName: 'Confirm With Gateway',
-	name: 'confirmWithGateway',
-	type: 'boolean',
-	default: true,
-	description:
-		"Whether to read the payment from the gateway when the signature is valid. A signature proves only the orderId and paymentId: with this on, status, amount, currency and receiptId are the gateway's, the record's own values stay under notifiedStatus, notifiedAmount, notifiedCurrency and notifiedReceiptId, and statusVerified says whether the gateway confirmed this payment. Off, nothing is sent and the record's values are unconfirmed claims.",
-};
 
 const properties: INodeProperties[] = [
 	{
@@ -40,10 +30,14 @@ const properties: INodeProperties[] = [
 		default: '={{ $json.signature }}',
 		description: 'The signature to check: lowercase hex HMAC-SHA256 of "orderId|paymentId" keyed with the client secret',
 	},
-	...versionedFrom([
-		[1, { ...confirmWithGatewayField, default: false }],
-		[1.2, confirmWithGatewayField],
-	]),
+	{
+		displayName: 'Confirm With Gateway',
+		name: 'confirmWithGateway',
+		type: 'boolean',
+		default: true,
+		description:
+			"Whether to read the payment from the gateway when the signature is valid. A signature proves only the orderId and paymentId: with this on, status, amount, currency and receiptId are the gateway's, the record's own values stay under notifiedStatus, notifiedAmount, notifiedCurrency and notifiedReceiptId, and statusVerified says whether the gateway confirmed this payment. Off, nothing is sent and the record's values are unconfirmed claims.",
+	},
 ];
 
 /**
@@ -55,14 +49,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const orderId = requireText('Order ID (orderId)', this.getNodeParameter('orderId', itemIndex));
 	const paymentId = requireText('Payment ID (paymentId)', this.getNodeParameter('paymentId', itemIndex));
 	const signature = this.getNodeParameter('signature', itemIndex, '');
-	const confirmsByDefault = confirmsWithGateway(this.getNode().typeVersion);
-	const confirm = this.getNodeParameter('confirmWithGateway', itemIndex, confirmsByDefault) as boolean;
+	const confirm = this.getNodeParameter('confirmWithGateway', itemIndex, true) as boolean;
 	if (!gateway.clientSecret) throw new InvalidCredential('Client Secret', 'is empty');
 	// The record comes from a customer's browser or a gateway: through the redaction funnel, as every such text.
 	const record = gateway.redactor.answer(this.getInputData()[itemIndex].json);
 	const signatureValid = isAuthenticSignature(gateway.clientSecret, orderId, paymentId, signature);
-	// From typeVersion 1.2 an unconfirmed record says so, whatever it claims of itself.
-	if (!confirm) return confirmsByDefault ? { ...withoutNodeValues(record), signatureValid, statusVerified: false } : { ...record, signatureValid };
+	// An unconfirmed record says so, whatever it claims of itself.
+	if (!confirm) return { ...withoutNodeValues(record), signatureValid, statusVerified: false };
 	if (!signatureValid) return { ...claimsSetAside(record), signatureValid, statusVerified: false };
 	const confirmation = await confirmPayment(gateway, { orderId, paymentId }, callSettings(this, itemIndex));
 	const item: IDataObject = { ...confirmedItem({ ...record, orderId, paymentId }, confirmation), signatureValid };
