@@ -35,8 +35,7 @@ const OVERHEAD_CONCURRENCY = 1;
 const MEMORY_CONCURRENCY = 10;
 const MEMORY_GC_EVERY_MS = 250;
 const CLEANUP = { customers: 200, cardsEach: 5, concurrency: 10 };
-// typeVersion 1 goes one at a time: fewer items keep the run short, and items/s is what is compared.
-const UNTUNED = { items: 300, latencyMs: 1000, typeVersion1Items: 20 };
+const UNTUNED = { items: 300, latencyMs: 1000 };
 
 const ONLY = process.env.BENCH_ONLY || undefined;
 if (ONLY !== undefined && !['capacity', 'trigger'].includes(ONLY)) throw new Error(`BENCH_ONLY must be "capacity" or "trigger", not "${ONLY}"`);
@@ -161,15 +160,13 @@ async function cleanUp(sandbox) {
 
 /**
  * Status reads nobody tuned, at a gateway answering in 1 s: n8n's HTTP Request node with its defaults, and the node
- * with no options at typeVersion 1.1 and at 1. Times and requests in flight as the sandbox saw them.
+ * with no options. Times and requests in flight as the sandbox saw them.
  */
 async function untuned(sandbox, statusHeaders, orderIds) {
 	const ids = orderIds.slice(0, UNTUNED.items);
-	const typeVersion1Ids = ids.slice(0, UNTUNED.typeVersion1Items);
 	const runs = [
 		{ key: 'httpRequest', ids, run: () => httpRequestStatusOfAll(sandbox, statusHeaders, ids) },
-		{ key: 'node', ids, run: () => untunedStatusOfAll(sandbox, ids, 1.1) },
-		{ key: 'nodeTypeVersion1', ids: typeVersion1Ids, run: () => untunedStatusOfAll(sandbox, typeVersion1Ids, 1) },
+		{ key: 'node', ids, run: () => untunedStatusOfAll(sandbox, ids) },
 	];
 	await sandbox.setLatency(UNTUNED.latencyMs);
 	const result = { latencyMs: UNTUNED.latencyMs };

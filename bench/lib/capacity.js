@@ -1,9 +1,10 @@
 'use strict';
 
 // "A gateway of unknown capacity": status reads against a sandbox that serves so many requests at once and answers
-// 429 with Retry-After beyond, by runners nobody tuned (the node's typeVersion 1.2 and 1.1 defaults, n8n's HTTP
-// Request node's defaults) and by one tuned by hand (Concurrency = the capacity). Every run has On Error set to
-// Continue, so that failed items are counted instead of stopping the run. Counts and times as the sandbox saw them.
+// 429 with Retry-After beyond, by runners nobody tuned (the node with no options, n8n's HTTP Request node's defaults),
+// by the node at Concurrency 50 (where the option starts when added) and by one tuned by hand (Concurrency = the
+// capacity). Every run has On Error set to Continue, so that failed items are counted instead of stopping the run.
+// Counts and times as the sandbox saw them.
 
 const { runNode } = require('./node-runs');
 const { httpRequestRun } = require('./untuned');
@@ -29,12 +30,12 @@ function failedItems(who, items, orderIds) {
 	return failed;
 }
 
-async function nodeRun(sandbox, orderIds, typeVersion, options) {
+async function nodeRun(sandbox, orderIds, options) {
 	const items = await runNode(
 		sandbox,
 		{ resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}', options },
 		orderIds.map((orderId) => ({ orderId })),
-		{ typeVersion, continueOnFail: true },
+		{ continueOnFail: true },
 	);
 	return failedItems('the node', items, orderIds);
 }
@@ -46,15 +47,15 @@ async function httpRequestFailures(sandbox, headers, orderIds) {
 /** The runners compared at one gateway; hand-tuned only where there is a capacity to tune to. */
 function runners(gateway, sandbox, statusHeaders) {
 	const list = [
-		{ key: 'untuned', label: 'the node, no options, typeVersion 1.2 (adaptive)', run: (ids) => nodeRun(sandbox, ids, 1.2, {}) },
-		{ key: 'typeVersion11', label: 'the node, no options, typeVersion 1.1 (50 at once)', run: (ids) => nodeRun(sandbox, ids, 1.1, {}) },
+		{ key: 'untuned', label: 'the node, no options (adaptive)', run: (ids) => nodeRun(sandbox, ids, {}) },
+		{ key: 'fixed50', label: 'the node, Concurrency 50', run: (ids) => nodeRun(sandbox, ids, { concurrency: 50 }) },
 		{ key: 'httpRequest', label: "n8n's HTTP Request node, its defaults", run: (ids) => httpRequestFailures(sandbox, statusHeaders, ids) },
 	];
 	if (gateway.serves !== null) {
 		list.unshift({
 			key: 'handTuned',
 			label: `the node, Concurrency ${gateway.serves} (hand-tuned)`,
-			run: (ids) => nodeRun(sandbox, ids, 1.2, { concurrency: gateway.serves }),
+			run: (ids) => nodeRun(sandbox, ids, { concurrency: gateway.serves }),
 		});
 	}
 	return list;
@@ -88,7 +89,7 @@ function summary(label, rounds) {
 
 /**
  * Every gateway and runner; `progress` reports each run as it ends. The two runners each gateway compares (untuned
- * against hand-tuned, or against typeVersion 1.1 without a limit) run twice, in the order A B B A, so that a load
+ * against hand-tuned, or against Concurrency 50 without a limit) run twice, in the order A B B A, so that a load
  * on the machine that rises or falls during the section weighs on both alike.
  */
 async function unknownCapacity(sandbox, statusHeaders, orderIds, progress) {
@@ -100,7 +101,7 @@ async function unknownCapacity(sandbox, statusHeaders, orderIds, progress) {
 		await sandbox.takeLog();
 		const list = runners(gateway, sandbox, statusHeaders);
 		const byKey = Object.fromEntries(list.map((runner) => [runner.key, runner]));
-		const [first, second] = gateway.serves === null ? ['untuned', 'typeVersion11'] : ['handTuned', 'untuned'];
+		const [first, second] = gateway.serves === null ? ['untuned', 'fixed50'] : ['handTuned', 'untuned'];
 		const order = [first, second, second, first, ...list.map(({ key }) => key).filter((key) => key !== first && key !== second)];
 		const rounds = {};
 		for (const key of order) {
@@ -112,9 +113,9 @@ async function unknownCapacity(sandbox, statusHeaders, orderIds, progress) {
 			);
 		}
 		const row = { ...gateway, runs: Object.fromEntries(list.map(({ key, label }) => [key, summary(label, rounds[key])])) };
-		const { untuned, handTuned, typeVersion11 } = row.runs;
+		const { untuned, handTuned, fixed50 } = row.runs;
 		row.untunedToHandTuned = handTuned ? untuned.sandboxSpanMs / handTuned.sandboxSpanMs : undefined;
-		row.untunedToTypeVersion11 = untuned.sandboxSpanMs / typeVersion11.sandboxSpanMs;
+		row.untunedToFixed50 = untuned.sandboxSpanMs / fixed50.sandboxSpanMs;
 		result.gateways.push(row);
 	}
 	await sandbox.setCapacity(null);
@@ -141,7 +142,7 @@ function printUnknownCapacity(capacity) {
 			);
 		}
 		if (gateway.untunedToHandTuned !== undefined) console.log(`    untuned / hand-tuned time: ${gateway.untunedToHandTuned.toFixed(2)}x`);
-		console.log(`    untuned (1.2) / typeVersion 1.1 time: ${gateway.untunedToTypeVersion11.toFixed(2)}x`);
+		console.log(`    untuned / Concurrency 50 time: ${gateway.untunedToFixed50.toFixed(2)}x`);
 	}
 }
 

@@ -88,9 +88,8 @@ function printUntuned(untuned) {
 				` ${pad(run.itemsPerSecond.toFixed(1), 7)} items/s, at most ${run.maxInFlight} in flight`,
 		);
 	row("n8n's HTTP Request node, its defaults", untuned.httpRequest);
-	row('the node, no options, typeVersion 1.1', untuned.node);
-	row('the node, no options, typeVersion 1 (saved workflows)', untuned.nodeTypeVersion1);
-	console.log(`  HTTP Request / node at 1.1: ${untuned.httpRequestToNode.toFixed(1)}x the items per second`);
+	row('the node, no options (adaptive)', untuned.node);
+	console.log(`  HTTP Request / node: ${untuned.httpRequestToNode.toFixed(1)}x the items per second`);
 }
 
 function printMemory(memory) {

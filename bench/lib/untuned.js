@@ -45,13 +45,12 @@ async function httpRequestStatusOfAll(sandbox, headers, orderIds) {
 	return statusesInOrder('the HTTP Request node', await httpRequestRun(sandbox, headers, orderIds), orderIds);
 }
 
-/** The node at a given typeVersion, only the order id set: no options at all. */
-async function untunedStatusOfAll(sandbox, orderIds, typeVersion) {
+/** The node with only the order id set: no options at all. */
+async function untunedStatusOfAll(sandbox, orderIds) {
 	const items = await runNode(
 		sandbox,
 		{ resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' },
 		orderIds.map((orderId) => ({ orderId })),
-		{ typeVersion },
 	);
 	return statusesInOrder('the node', items, orderIds);
 }

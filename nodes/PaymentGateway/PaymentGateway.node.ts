@@ -3,7 +3,6 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties, subtitle } from './actions/description';
 import { router } from './actions/router';
-import { NEWEST_VERSION, NODE_VERSIONS } from './actions/versions';
 import { searchStoredCards } from './listSearch/storedCards';
 import { CREDENTIAL_TEST_NAME, testGatewayCredential } from './transport/credentialTest';
 
@@ -13,8 +12,7 @@ export class PaymentGateway implements INodeType {
 		name: 'paymentGateway',
 		icon: { light: 'file:paymentGateway.svg', dark: 'file:paymentGateway.dark.svg' },
 		group: ['transform'],
-		version: NODE_VERSIONS,
-		defaultVersion: NEWEST_VERSION,
+		version: 1,
 		// What the node does, in the words of the chosen operation's action.
 		subtitle,
 		description:

@@ -86,8 +86,7 @@ export class PaymentGatewayTrigger implements INodeType {
 		name: 'paymentGatewayTrigger',
 		icon: { light: 'file:paymentGatewayTrigger.svg', dark: 'file:paymentGatewayTrigger.dark.svg' },
 		group: ['trigger'],
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle: 'Payment notifications',
 		description: 'Starts the workflow when the payment gateway notifies a completed payment or a refund',
 		defaults: { name: 'Payment Gateway Trigger' },
@@ -130,7 +129,7 @@ export class PaymentGatewayTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether a notification of a payment in a state already notified (same payment, same status confirmed by the gateway) starts nothing. Gateways deliver at least once, and anyone holding a notification can post it again. What the notification itself says (a refundId, a time) does not make it new: where the gateway\'s record cannot tell two partial refunds apart, the second starts nothing. Off by default in trigger nodes added before version 1.1.',
+							'Whether a notification of a payment in a state already notified (same payment, same status confirmed by the gateway) starts nothing. Gateways deliver at least once, and anyone holding a notification can post it again. What the notification itself says (a refundId, a time) does not make it new: where the gateway\'s record cannot tell two partial refunds apart, the second starts nothing.',
 					},
 					{
 						displayName: 'Max Retries',
@@ -202,7 +201,7 @@ export class PaymentGatewayTrigger implements INodeType {
 		const node = this.getNode();
 		const scope = `${this.getWorkflow().id ?? ''}\u0000${node.name}`;
 		const recheck = options.recheckStatus !== false;
-		const ignoreRepeats = typeof options.ignoreRepeats === 'boolean' ? options.ignoreRepeats : node.typeVersion >= 1.1;
+		const ignoreRepeats = options.ignoreRepeats !== false;
 		// A test event ("Listen for test event") teaches nothing: its store is not the active workflow's.
 		// Read at once, before any wait for the gateway: what other processes saved meanwhile is learnt at every request.
 		const repeats = ignoreRepeats && this.getMode() !== 'manual' ? new Repeats(this.getWorkflowStaticData('node'), scope) : undefined;
@@ -224,7 +223,7 @@ export class PaymentGatewayTrigger implements INodeType {
 				item.recheckError = { ...confirmed.failure, description: NOT_CONFIRMED };
 			}
 		} else {
-			// With the re-check off (any typeVersion) nothing is confirmed, and the claims stay under claim names all the same.
+			// With the re-check off nothing is confirmed, and the claims stay under claim names all the same.
 			item = confirmedItem(claims, undefined);
 		}
 		// An unconfirmed notification is Other: it never passes Succeeded or Refunded on a claim.

@@ -1,15 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { NEWEST_VERSION } from '../../nodes/PaymentGateway/actions/versions';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { Sandbox } from '../support/fixtures';
 import { initiateParameters, orderParameters, runNode, startSandbox } from '../support/fixtures';
 
-// Every text field of every operation, as the editor shows it at the newest typeVersion, given 1 MiB of adversarial
-// text through an expression (as a webhook body or a model's tool argument gives it): refused by its length, naming
-// the field, before any pattern reads it and before anything is sent. The list of fields is read from the node's own
-// description, so a field added later is covered without a change here.
+// Every text field of every operation, as the editor shows it, given 1 MiB of adversarial text through an expression
+// (as a webhook body or a model's tool argument gives it): refused by its length, naming the field, before any pattern
+// reads it and before anything is sent. The list of fields is read from the node's own description, so a field added
+// later is covered without a change here.
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -40,8 +39,7 @@ const TEXT_TYPES = new Set(['string', 'resourceLocator', 'number']);
 
 /** The text fields the editor shows for these parameters: top-level ones and the options of shown collections. */
 function textFields(parameters: IDataObject): Array<{ label: string; set(value: string): IDataObject }> {
-	const node = { typeVersion: NEWEST_VERSION };
-	const shown = description.properties.filter((property) => NodeHelpers.displayParameter(parameters as never, property, node, description));
+	const shown = description.properties.filter((property) => NodeHelpers.displayParameter(parameters as never, property, null, description));
 	const fields: Array<{ label: string; set(value: string): IDataObject }> = [];
 	for (const property of shown) {
 		if (TEXT_TYPES.has(property.type) && property.name !== 'resource' && property.name !== 'operation') {
@@ -70,7 +68,7 @@ it('covers every operation and the text fields users fill in most', () => {
 });
 
 it.each(cases)('%s, %s: 1 MiB refused by its length, naming the field; nothing sent', async (operation, label, field) => {
-	const result = await runNode(sandbox, field.set('={{ $json.text }}'), [{ text: MIB_OF_TROUBLE }], { typeVersion: NEWEST_VERSION });
+	const result = await runNode(sandbox, field.set('={{ $json.text }}'), [{ text: MIB_OF_TROUBLE }]);
 	// Verify Signature reads its incoming item whole: that item is refused by its size before any field is read.
 	const refused = operation === 'status.verifySignature' ? 'The incoming item is not read: it is larger than 64 KiB, and a notification or status record is far smaller' : `${label} is longer than 4096 characters`;
 	expect(result.error?.message).toBe(`${refused} [item 0]`);

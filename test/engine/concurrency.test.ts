@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { CountingProxy } from '../support/counting-proxy';
 import type { RunWorkflowResult } from '../support/engine';
@@ -95,7 +96,7 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 		},
 	);
 
-	it('without the option, all 10 at once (the newest typeVersion starts at 20), outputs in input order and paired', async () => {
+	it('without the option, all 10 at once (the adaptive limit starts at 20), outputs in input order and paired', async () => {
 		answerInReverse(orderIds);
 		proxy.holdUntilInFlight(ITEMS);
 		const result = await runNode(sandbox, status('getByOrderId'), orderIds.map((id) => ({ id })), viaProxy());
@@ -104,15 +105,6 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 		expect(result.items.map((item) => item.pairedItem)).toEqual(orderIds.map((_id, item) => ({ item })));
 		expect(sandbox.requests).toHaveLength(ITEMS);
 		expect(proxy.maxInFlight).toBe(ITEMS);
-	});
-
-	it('typeVersion 1 without the option: one request at a time, in input order', async () => {
-		answerInReverse(orderIds);
-		const result = await runNode(sandbox, status('getByOrderId'), orderIds.map((id) => ({ id })), viaProxy({ typeVersion: 1 }));
-		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.json.orderId)).toEqual(orderIds);
-		expect(proxy.maxInFlight).toBe(1);
-		expect(sandbox.requests.map((request) => new URL(request.path, sandbox.url).searchParams.get('orderId'))).toEqual(orderIds);
 	});
 
 	it('a failing item in the middle keeps its place under Continue On Fail', async () => {
@@ -199,7 +191,49 @@ describe('the Concurrency cap', () => {
 	});
 });
 
-describe('typeVersion 1.2 without Concurrency, against a gateway that serves 3 at once (429, Retry-After 1 s, beyond)', () => {
+describe('without Concurrency: the gateway\'s pace', () => {
+	it('60 status reads start 20 at a time and add one for each answer, 40 at most after 20 answers', async () => {
+		const many = Array.from({ length: 60 }, () => ({ id: orderIds[0] }));
+		sandbox.clearLog();
+		proxy.resetCount();
+		// The proxy holds every request until the test lets it pass: which answer comes back when is the test's choice.
+		const gate = proxy.gate();
+		const run = runNode(sandbox, status('getByOrderId'), many, viaProxy());
+		try {
+			await gate.heldAt(20);
+			// No answer yet, so no 21st request. Waiting can only let a late one in, never make one that came go away.
+			await sleep(300);
+			expect(gate.held()).toBe(20);
+			// One answer: the limit grows to 21, so two more go out while the other 19 still wait; a third would be growth
+			// by more than one.
+			gate.release(1);
+			await gate.heldAt(21);
+			await sleep(300);
+			expect(gate.held()).toBe(21);
+		} finally {
+			gate.open();
+		}
+		const result = await run;
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(60);
+		expect(proxy.maxInFlight).toBeGreaterThan(20);
+		expect(proxy.maxInFlight).toBeLessThanOrEqual(40);
+	}, 30_000);
+
+	it('orders are still created one at a time, and a failed one is not sent again', async () => {
+		sandbox.setLatency(200);
+		sandbox.injectFault({ match: '/order', method: 'POST', status: 503, count: 1, retryAfter: 0 });
+		sandbox.clearLog();
+		proxy.resetCount();
+		const result = await runNode(sandbox, orderParameters(), [{}, {}, {}], viaProxy({ continueOnFail: true }));
+		expect(result.items).toHaveLength(3);
+		expect(result.items[0].json).toMatchObject({ resCode: 503 });
+		expect(sandbox.requests.map((request) => request.status)).toEqual([503, 200, 200]);
+		expect(proxy.maxInFlight).toBe(1);
+	}, 30_000);
+});
+
+describe('without Concurrency, against a gateway that serves 3 at once (429, Retry-After 1 s, beyond)', () => {
 	const ITEMS_UNDER_LIMIT = 30;
 	let served: { release(): void } | undefined;
 	afterEach(() => {
@@ -208,14 +242,14 @@ describe('typeVersion 1.2 without Concurrency, against a gateway that serves 3 a
 		sandbox.setCapacity(null);
 	});
 
-	async function throttledRun(typeVersion: number) {
+	async function throttledRun() {
 		const orderId = orderIds[0];
 		sandbox.setCapacity({ serves: 3, retryAfter: 1 });
-		// The proxy passes the first requests only once all that version starts at once are out (1.2: 20, 1.1: every
-		// item), so the gateway meets them together; the 500 ms it takes to serve one keeps its 3 places taken meanwhile.
-		// The served answers are held until a request after that first wave arrives, which only a refusal can have
-		// started: the node meets the refusals first on any machine.
-		const firstWave = typeVersion === 1.1 ? ITEMS_UNDER_LIMIT : 20;
+		// The proxy passes the first requests only once the 20 the run starts with are out, so the gateway meets them
+		// together; the 500 ms it takes to serve one keeps its 3 places taken meanwhile. The served answers are held until
+		// a request after that first wave arrives, which only a refusal can have started: the node meets the refusals
+		// first on any machine.
+		const firstWave = 20;
 		sandbox.setLatency(500);
 		sandbox.clearLog();
 		proxy.resetCount();
@@ -226,7 +260,7 @@ describe('typeVersion 1.2 without Concurrency, against a gateway that serves 3 a
 			sandbox,
 			status('getByOrderId'),
 			Array.from({ length: ITEMS_UNDER_LIMIT }, () => ({ id: orderId })),
-			viaProxy({ typeVersion, continueOnFail: true }),
+			viaProxy({ continueOnFail: true }),
 		).finally(() => (ended = true));
 		// A run that ended first is judged below by what it returned.
 		await until(() => ended || sandbox.requests.length > firstWave, 'a request after the first wave');
@@ -241,7 +275,7 @@ describe('typeVersion 1.2 without Concurrency, against a gateway that serves 3 a
 	}
 
 	it('loses no item: every one gets its status, in place, and the limit starts at 20 in flight', async () => {
-		const { failed, refused } = await throttledRun(1.2);
+		const { failed, refused } = await throttledRun();
 		expect(failed).toBe(0);
 		expect(sandbox.requests.filter((request) => request.status === 200)).toHaveLength(ITEMS_UNDER_LIMIT);
 		expect(sandbox.requests).toHaveLength(ITEMS_UNDER_LIMIT + refused.length);
@@ -250,16 +284,11 @@ describe('typeVersion 1.2 without Concurrency, against a gateway that serves 3 a
 	}, 120_000);
 
 	it("a 429's Retry-After pauses every request of the run: nothing after the first 20 arrives within 1 s of the first refusal", async () => {
-		const { refused } = await throttledRun(1.2);
+		const { refused } = await throttledRun();
 		const firstRefusalEnded = Math.min(...refused.map((request) => request.closedAtMs!));
 		const later = [...sandbox.requests].sort((a, b) => a.receivedAtMs - b.receivedAtMs).slice(20);
 		expect(later.length).toBeGreaterThan(0);
 		// A lower bound by the sandbox's clock: the client can only have paused later than the refusal ended.
 		for (const request of later) expect(request.receivedAtMs - firstRefusalEnded).toBeGreaterThanOrEqual(1000 - 10);
-	}, 120_000);
-
-	it('typeVersion 1.1 (50 at once, each item waiting on its own) loses items to the same gateway', async () => {
-		const { failed } = await throttledRun(1.1);
-		expect(failed).toBeGreaterThan(0);
 	}, 120_000);
 });

@@ -266,7 +266,7 @@ describe('digitalCard.delete', () => {
 		});
 
 		it('without Continue On Fail, one at a time: the error names the item index and the third card is not touched', async () => {
-			// Concurrency 1: untuned, the newest typeVersion sends the three deletes at once, and the third is gone
+			// Concurrency 1: untuned, the node sends the three deletes at once, and the third is gone
 			// before the second's 404 stops the run.
 			const result = await runNode(sandbox, { ...parameters, options: { concurrency: 1 } }, items());
 			expect(result.status).toBe('error');

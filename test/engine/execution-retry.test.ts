@@ -33,7 +33,7 @@ describe('a refund batch (5, 500, 5) stopped by the refused 500, then retried as
 		sandbox.reset();
 		items = await refundBatch();
 		sandbox.clearLog();
-		failed = await runNode(sandbox, REFUND, items, { typeVersion: 1.1 });
+		failed = await runNode(sandbox, REFUND, items);
 		sentInFailed = refunds().map((request) => request.status);
 	});
 
@@ -56,14 +56,14 @@ describe('a refund batch (5, 500, 5) stopped by the refused 500, then retried as
 		['with the currently saved workflow', true],
 	])('a retry %s sends no refund and says why and what to do instead', async (_label, loadWorkflow) => {
 		sandbox.clearLog();
-		const retried = await runNode(sandbox, REFUND, [], { typeVersion: 1.1, retryOf: { run: failed.run!, loadWorkflow } });
+		const retried = await runNode(sandbox, REFUND, [], { retryOf: { run: failed.run!, loadWorkflow } });
 		expect(retried.error?.message).toMatch(RETRY_REFUSAL);
 		expect(retried.error?.description).toMatch(/names the items it sent .* new execution/);
 		expect(sandbox.requests).toEqual([]);
 	});
 
 	it('the retry ran the refund node again with all three input items, as n8n does', async () => {
-		const retried = await runNode(sandbox, REFUND, [], { typeVersion: 1.1, retryOf: { run: failed.run!, loadWorkflow: true }, continueOnFail: true });
+		const retried = await runNode(sandbox, REFUND, [], { retryOf: { run: failed.run!, loadWorkflow: true }, continueOnFail: true });
 		expect(retried.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(retried.items.map((item) => item.json.error)).toEqual(Array(3).fill(expect.stringMatching(/in a retry of a failed execution/)));
 		expect(sandbox.requests).toEqual([]);
@@ -82,10 +82,10 @@ const writes: Array<[string, () => Promise<IDataObject>]> = [
 ];
 
 describe.each(writes)('%s in execution mode "retry"', (_label, parametersFor) => {
-	it.each([1, 1.1])('typeVersion %s: refused before anything is sent', async (typeVersion) => {
+	it('refused before anything is sent', async () => {
 		const parameters = await parametersFor();
 		sandbox.clearLog();
-		const result = await runNode(sandbox, parameters, [{}, {}], { typeVersion, mode: 'retry' });
+		const result = await runNode(sandbox, parameters, [{}, {}], { mode: 'retry' });
 		expect(result.error?.message).toMatch(RETRY_REFUSAL);
 		expect(sandbox.requests).toEqual([]);
 	});

@@ -11,8 +11,8 @@ import type { OperationCase } from '../support/matrix-operations';
 import { CARD, CVV, EXPIRY_MONTH, EXPIRY_YEAR, OPERATIONS } from '../support/matrix-operations';
 
 // Every operation × every fault × Continue On Fail off and on with Max Retries 0, and on with Max Retries 2, through
-// n8n's engine at the node's newest typeVersion with Concurrency 1, each cell against a sandbox of its own: three
-// items, the fault on the middle one. What each cell must show:
+// n8n's engine with Concurrency 1, each cell against a sandbox of its own: three items, the fault on the middle one.
+// What each cell must show:
 // - every input item yields exactly one output item paired to it, or the node fails naming the item;
 // - an error carries the gateway's resCode or the network code, and a description that says what to do;
 // - reads given more retries than faults recover, waiting as asked (Retry-After, measured at the sandbox); a delete

@@ -62,7 +62,7 @@ describe('answers too large or too deep are not read: a clear error, memory boun
 	for (const operation of [READ, WRITE]) {
 		it.each(cases)(`${operation.label}: %s`, async (_name, fault, message) => {
 			// A time-out far longer than the limits need, so that on a busy machine it is still a limit that ends the read.
-			// Max Retries 0: one answer read and measured (the newest typeVersion would ask the read again).
+			// Max Retries 0: one answer read and measured (by default the read would be asked again).
 			const parameters = { ...(await operation.parameters(sandbox)), options: { timeout: 20_000, maxRetries: 0 } };
 			const run = await measuredInChild(parameters, { match: operation.match, ...fault });
 			// The message says which limit ended the read: the size or depth limit, not the time-out.

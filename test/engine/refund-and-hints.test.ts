@@ -41,6 +41,14 @@ describe('Transaction → Refund: the whole payment or an amount', () => {
 		expect(JSON.parse(refundsSent()[0].body)).toEqual({ paymentId: payment.paymentId, amount: 5 });
 	});
 
+	it('an amount left empty, as it starts, is refused as required, nothing sent', async () => {
+		const payment = await settledPayment(sandbox, 'success');
+		sandbox.clearLog();
+		const result = await runNode(sandbox, refund(payment.paymentId));
+		expect(result.error?.message).toBe('Amount (amount) is required [item 0]');
+		expect(sandbox.requests).toEqual([]);
+	});
+
 	it('the whole payment of one refunded in part already is refused, with only the read sent', async () => {
 		const payment = await settledPayment(sandbox, 'success');
 		await runNode(sandbox, refund(payment.paymentId, { amount: 5 }));

@@ -28,13 +28,21 @@ describe('Transaction → Refund: the read inside the write', () => {
 		expect(posts()).toHaveLength(0);
 	});
 
-	it('a 500 on the read is retried as a read (3 at 1.2), then says no refund was sent', async () => {
+	it('a 503 on the read is retried as a read, then the payment is refunded once', async () => {
+		const payment = await settledPayment(sandbox, 'success');
+		sandbox.injectFault({ match: `/transaction/status/${payment.paymentId}`, status: 503, count: 1, retryAfter: 0 });
+		sandbox.clearLog();
+		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId: payment.paymentId, refundType: 'full' });
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.status)).toEqual([503, 200, 200]);
+		expect(posts()).toHaveLength(1);
+	});
+
+	it('a 500 on the read is retried as a read (3 times), then says no refund was sent', async () => {
 		const payment = await settledPayment(sandbox, 'success');
 		sandbox.clearLog();
 		sandbox.injectFault({ match: '/transaction/status/', kind: 'status', status: 500, count: 10 });
-		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId: payment.paymentId, refundType: 'full' }, [{}], {
-			typeVersion: 1.2,
-		});
+		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId: payment.paymentId, refundType: 'full' });
 		expect(sandbox.requests.filter((request) => request.apiPath?.startsWith('/transaction/status/'))).toHaveLength(4);
 		expect(result.error?.description).toMatch(/^The gateway had a temporary error while the payment was read\. No refund was sent/);
 		expect(posts()).toHaveLength(0);
@@ -44,9 +52,7 @@ describe('Transaction → Refund: the read inside the write', () => {
 		const payment = await settledPayment(sandbox, 'success');
 		sandbox.clearLog();
 		sandbox.injectFault({ match: '/transaction/refund', kind: 'status', status: 500, count: 10 });
-		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId: payment.paymentId, refundType: 'full' }, [{}], {
-			typeVersion: 1.2,
-		});
+		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId: payment.paymentId, refundType: 'full' });
 		expect(posts()).toHaveLength(1);
 		expect(result.error?.description).toMatch(/Check the payment with Status → Get by Payment ID before refunding again/);
 	});

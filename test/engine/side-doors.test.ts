@@ -4,17 +4,16 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
-import { NEWEST_VERSION } from '../../nodes/PaymentGateway/actions/versions';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import { WITHHELD } from '../../nodes/PaymentGateway/transport/redact';
 import { runListSearch } from '../support/engine';
 import type { Sandbox } from '../support/fixtures';
 import { createOrder, orderParameters, runNode, sandboxCredentials, settledPayment, startSandbox, testGatewayCredential, withoutSubject } from '../support/fixtures';
 
-// The side doors an attacker tried (issue "No side doors"), each through n8n's engine against the sandbox, at the
-// node's newest typeVersion: a redirect is never followed, a failure answer cannot carry a secret in any encoding,
-// a success answer cannot carry card data, and an Amount of any length cannot stall the node. The trigger's doors
-// (replays, floods) are in trigger-replays.test.ts.
+// The side doors an attacker tried (issue "No side doors"), each through n8n's engine against the sandbox: a redirect
+// is never followed, a failure answer cannot carry a secret in any encoding, a success answer cannot carry card data,
+// and an Amount of any length cannot stall the node. The trigger's doors (replays, floods) are in
+// trigger-replays.test.ts.
 
 let sandbox: Sandbox;
 let elsewhere: Capture;
@@ -54,26 +53,24 @@ async function startCapture(): Promise<Capture> {
 	};
 }
 
-const newest = (extra: IDataObject = {}) => ({ typeVersion: NEWEST_VERSION, ...extra });
-
 describe('door 1: a redirect is never followed', () => {
 	it('a read answered 302 to another origin: nothing reaches it, the error names the Base URL and the redirect', async () => {
 		const { paymentId } = await settledPayment(sandbox, 'success');
 		sandbox.injectFault({ match: '/transaction/status/', kind: 'redirect', status: 302, location: `${elsewhere.url}/steal`, count: 10 });
 		const parameters = { resource: 'status', operation: 'getByPaymentId', paymentId };
-		const stopped = await runNode(sandbox, parameters, [{}], newest());
-		const continued = await runNode(sandbox, parameters, [{}], newest({ continueOnFail: true }));
+		const stopped = await runNode(sandbox, parameters);
+		const continued = await runNode(sandbox, parameters, [{}], { continueOnFail: true });
 		expect(elsewhere.requests).toEqual([]);
 		expect(withoutSubject(stopped.error?.message)).toMatch(/answered with a redirect \(HTTP 302\) to another address, which was not followed \[item 0\]$/);
 		expect(stopped.error?.description).toContain('Base URL');
 		expect(continued.items.map((item) => [item.json.error, item.json.code])).toEqual([[expect.stringContaining('redirect'), 'EREDIRECT']]);
-		// Retries are on at the newest typeVersion: a redirect is not one to retry.
+		// Retries are on by default: a redirect is not one to retry.
 		expect(sandbox.requests.filter((request) => request.fault === 'redirect')).toHaveLength(2);
 	});
 
 	it('a write answered 301 to plain http elsewhere: the Basic header never leaves, the order is not output as made', async () => {
 		sandbox.injectFault({ match: '/order', kind: 'redirect', status: 301, location: `${elsewhere.url}/order` });
-		const result = await runNode(sandbox, orderParameters(), [{}], newest({ continueOnFail: true }));
+		const result = await runNode(sandbox, orderParameters(), [{}], { continueOnFail: true });
 		expect(elsewhere.requests).toEqual([]);
 		expect(result.items[0].json.orderId).toBeUndefined();
 		expect(result.items[0].json.description).toMatch(/Base URL.*may have acted/s);
@@ -83,7 +80,7 @@ describe('door 1: a redirect is never followed', () => {
 		const { paymentId } = await settledPayment(sandbox, 'success');
 		sandbox.clearLog();
 		sandbox.injectFault({ match: '/transaction/refund', kind: 'redirect', status: 307, count: 50 });
-		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId, amount: 1 }, [{}], newest());
+		const result = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId, amount: 1 });
 		expect(result.error?.message).toContain('redirect (HTTP 307)');
 		expect(sandbox.requests.filter((request) => request.path.endsWith('/transaction/refund'))).toHaveLength(1);
 	});
@@ -91,7 +88,7 @@ describe('door 1: a redirect is never followed', () => {
 	it('the long family (check-status) names the Checkout Base URL when it is set', async () => {
 		const orderId = await createOrder(sandbox);
 		sandbox.injectFault({ match: 'check-status', kind: 'redirect', status: 308, location: `${elsewhere.url}/x` });
-		const result = await runNode(sandbox, { resource: 'status', operation: 'getByOrderId', orderId }, [{}], newest({ credentials: { checkoutBaseUrl: sandbox.url } }));
+		const result = await runNode(sandbox, { resource: 'status', operation: 'getByOrderId', orderId }, [{}], { credentials: { checkoutBaseUrl: sandbox.url } });
 		expect(elsewhere.requests).toEqual([]);
 		expect(result.error?.description).toContain('Checkout Base URL');
 	});
@@ -99,7 +96,7 @@ describe('door 1: a redirect is never followed', () => {
 	it('Verify Signature’s confirmation answered with a redirect: nothing confirmed, nothing sent elsewhere', async () => {
 		const record = await settledPayment(sandbox, 'success');
 		sandbox.injectFault({ match: '/transaction/status/', kind: 'redirect', status: 302, location: `${elsewhere.url}/status`, count: 10 });
-		const result = await runNode(sandbox, { resource: 'status', operation: 'verifySignature' }, [record as unknown as IDataObject], newest());
+		const result = await runNode(sandbox, { resource: 'status', operation: 'verifySignature' }, [record as unknown as IDataObject]);
 		expect(elsewhere.requests).toEqual([]);
 		expect(result.error?.message).toMatch(/^Status → Verify Signature: the gateway answered with a redirect \(HTTP 302\)/);
 		expect(result.items).toEqual([]);
@@ -158,7 +155,7 @@ describe('door 4: a failure answer cannot carry a secret in any encoding, nor ca
 		const message = `Upstream refused: ${Object.fromEntries(encodedSecrets())[label]}`;
 		for (const continueOnFail of [false, true]) {
 			sandbox.injectFault({ match: '/order', status: 502, body: { resCode: 502, status: 'failure', message } });
-			const result = await runNode(sandbox, orderParameters(), [{}], newest({ continueOnFail }));
+			const result = await runNode(sandbox, orderParameters(), [{}], { continueOnFail });
 			const shown = continueOnFail ? JSON.stringify(result.items) : JSON.stringify([result.error?.message, result.error?.description]);
 			// A message that quotes the credential in any form is not kept at all.
 			expect(shown).toContain(WITHHELD);
@@ -178,7 +175,7 @@ describe('door 4: a failure answer cannot carry a secret in any encoding, nor ca
 	])('a card number with %s beside a CVV and an expiry: none of them kept', async (_label, card) => {
 		const message = `Declined card ${card} cvv 123 exp 12/30`;
 		sandbox.injectFault({ match: '/order', status: 400, body: { resCode: 400, status: 'failure', errMessage: message } });
-		const result = await runNode(sandbox, orderParameters(), [{}], newest({ continueOnFail: true }));
+		const result = await runNode(sandbox, orderParameters(), [{}], { continueOnFail: true });
 		const shown = JSON.stringify(result.items);
 		expect(shown).toContain('Declined card');
 		expect(shown.replace(/\D/g, '')).not.toContain('41111111');
@@ -204,7 +201,7 @@ describe('door 4: a success answer cannot carry card data', () => {
 		};
 		const body = { resCode: 200, status: 'success', data: { digitalCards: [card], remainingLimit: 4 } };
 		sandbox.injectFault({ match: '/digitalCards', status: 200, body });
-		const result = await runNode(sandbox, { resource: 'digitalCard', operation: 'getMany', customerId: 'cus_1' }, [{}], newest());
+		const result = await runNode(sandbox, { resource: 'digitalCard', operation: 'getMany', customerId: 'cus_1' });
 		expect(result.error).toBeUndefined();
 		const [item] = result.items.map((output) => output.json);
 		// A card's declared fields stay; the others go, only their names listed.
@@ -225,7 +222,7 @@ describe('door 4: a success answer cannot carry card data', () => {
 	it('ids keep every digit: a card-like run inside an order id is part of the id', async () => {
 		const orderId = 'wb-41111111-1111-1111-1111-111111111111';
 		sandbox.injectFault({ match: '/order', status: 200, body: { resCode: 200, status: 'success', data: { orderId, receiptId: '4111111111111111x', amount: 25.5, currency: 'USD' } } });
-		const result = await runNode(sandbox, orderParameters(), [{}], newest());
+		const result = await runNode(sandbox, orderParameters());
 		expect(result.items[0].json).toMatchObject({ orderId, receiptId: '4111111111111111x' });
 	});
 });
@@ -239,7 +236,7 @@ describe('door 5: a text of any length in a field is refused by length before an
 	])('%s: Amount of 200 KiB ("1," repeated) is refused naming Amount, nothing sent', async (_label, parametersFor) => {
 		// The pattern it met before took 13-16 s of CPU on this input; the time itself is measured in a child process
 		// (test/unit/linear-inputs.test.ts), where nothing else runs.
-		const result = await runNode(sandbox, parametersFor(), [{ amount: adversarial }], newest());
+		const result = await runNode(sandbox, parametersFor(), [{ amount: adversarial }]);
 		expect(result.error?.message).toBe('Amount (amount) is longer than 4096 characters [item 0]');
 		expect(sandbox.requests).toEqual([]);
 	});

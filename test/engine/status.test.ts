@@ -233,11 +233,19 @@ describe('retries', () => {
 		expect(sandbox.requests.map((request) => request.status)).toEqual([200, 200]);
 	});
 
-	it('getByOrderId: without the option, the newest typeVersion retries 3 times, then the last failure is the error', async () => {
+	it('getByOrderId: without the option, 3 retries, then the last failure is the error', async () => {
 		sandbox.injectFault({ match: 'check-status', status: 503, count: 4, retryAfter: 0 });
 		const result = await runNode(sandbox, byOrderId(orderId));
 		expect(result.error?.context?.resCode).toBe(503);
 		expect(sandbox.requests.map((request) => request.status)).toEqual([503, 503, 503, 503]);
+	});
+
+	it('getByOrderId: without the option, three 429s are waited out and the fourth answer is the status', async () => {
+		sandbox.injectFault({ match: 'check-status', status: 429, count: 3, retryAfter: 0 });
+		const result = await runNode(sandbox, byOrderId(orderId));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ orderId, status: 'pending' });
+		expect(sandbox.requests.map((request) => request.status)).toEqual([429, 429, 429, 200]);
 	});
 
 	it('getByOrderId: with Max Retries 0, no retry', async () => {

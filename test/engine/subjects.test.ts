@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { NEWEST_VERSION } from '../../nodes/PaymentGateway/actions/versions';
 import type { Sandbox } from '../support/fixtures';
 import { createOrder, initiateParameters, runNode, settledPayment, startSandbox } from '../support/fixtures';
 
@@ -31,20 +30,20 @@ const cases: Array<[string, () => Promise<{ parameters: IDataObject; match: stri
 
 it.each(cases)('%s: the failure names what it was about, then the item', async (_label, prepare) => {
 	const { parameters, match, subject } = await prepare();
-	// A 400: reads are retried on a 500 at the newest typeVersion, a refusal is not.
+	// A 400: reads are retried on a 500, a refusal is not.
 	sandbox.injectFault({ match, status: 400, body: { resCode: 400, status: 'failure', errMessage: 'Internal error' } });
-	const result = await runNode(sandbox, parameters, [{}], { typeVersion: NEWEST_VERSION, continueOnFail: true });
+	const result = await runNode(sandbox, parameters, [{}], { continueOnFail: true });
 	expect(result.items[0].json.error).toBe(`Internal error (${subject}) [item 0]`);
 });
 
 it('Order → Create names nothing: the order has no id before the gateway gives it one', async () => {
 	sandbox.injectFault({ match: '/order', status: 500, body: { resCode: 500, status: 'failure', errMessage: 'Internal error' } });
-	const result = await runNode(sandbox, { resource: 'order', operation: 'create', amount: 5, currency: 'USD', uiMode: 'checkout', customerName: 'Jane', customerEmail: 'jane@example.com', customerPhone: '91234567' }, [{}], { typeVersion: NEWEST_VERSION, continueOnFail: true });
+	const result = await runNode(sandbox, { resource: 'order', operation: 'create', amount: 5, currency: 'USD', uiMode: 'checkout', customerName: 'Jane', customerEmail: 'jane@example.com', customerPhone: '91234567' }, [{}], { continueOnFail: true });
 	expect(result.items[0].json.error).toBe('Internal error [item 0]');
 });
 
 it('an id that is a card number is not repeated whole', async () => {
 	sandbox.injectFault({ match: '/transaction/status/', status: 404, body: { resCode: 404, status: 'failure', errMessage: 'Payment not found' } });
-	const result = await runNode(sandbox, { resource: 'status', operation: 'getByPaymentId', paymentId: '4111 1111 1111 1111' }, [{}], { typeVersion: NEWEST_VERSION, continueOnFail: true });
+	const result = await runNode(sandbox, { resource: 'status', operation: 'getByPaymentId', paymentId: '4111 1111 1111 1111' }, [{}], { continueOnFail: true });
 	expect(result.items[0].json.error).toBe('Payment not found (payment …1111) [item 0]');
 });

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
-import { NEWEST_VERSION } from '../../nodes/PaymentGateway/actions/versions';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { RunAsToolOptions } from '../support/agent';
 import { runAsTool } from '../support/agent';
@@ -39,7 +38,6 @@ async function execution(workflow: { id: string; staticData: IDataObject }, para
 		credentials: sandboxCredentials(sandbox),
 		parameters: parameters as RunAsToolOptions['parameters'],
 		calls,
-		typeVersion: NEWEST_VERSION,
 		mode: 'webhook',
 		workflowId: workflow.id,
 		staticData: workflow.staticData,
@@ -59,7 +57,7 @@ async function paidPayment(amount: number): Promise<string> {
 
 const refundsSent = () => sandbox.requests.filter((request) => request.path.endsWith('/transaction/refund')).length;
 
-it('at the newest typeVersion a Maximum Amount per Call without a Maximum Total per Day refuses, nothing sent', async () => {
+it('a Maximum Amount per Call without a Maximum Total per Day refuses, nothing sent', async () => {
 	const paymentId = await paidPayment(50);
 	const result = await execution(newWorkflow(), refundTool({ toolMaxAmount: 10 }), [{ args: { paymentId, amount: 5 } }]);
 	expect(result.answers[0].error).toMatch(/^Refused: this tool's Maximum Total per Day is 0 \(not set\)/);
@@ -131,14 +129,4 @@ it('manual runs, whose static data n8n does not save, still count in the process
 	}
 	expect(refundsSent()).toBe(2);
 	expect(answers[2].error).toMatch(/Maximum Total per Day/);
-});
-
-it('typeVersion 1.2 keeps no daily budget: its limits stay per call and per execution', async () => {
-	const paymentId = await paidPayment(500);
-	const workflow = newWorkflow();
-	for (let message = 0; message < 4; message++) {
-		await execution(workflow, refundTool({ toolMaxAmount: 10, toolMaxTotal: 10 }), [{ args: { paymentId, amount: 10 } }], { typeVersion: 1.2 });
-	}
-	expect(refundsSent()).toBe(4);
-	expect(workflow.staticData).toEqual({});
 });

@@ -70,8 +70,8 @@ async function storedCardAndOrder(order: IDataObject = {}): Promise<{ orderId: s
 
 /**
  * The author's limits: per call, in USD, and (0: the same as per call) per execution; and the Maximum Total per Day
- * the newest typeVersion requires beside a Maximum Amount per Call, set far above what any test here moves so that it
- * never is the limit that refuses (test/engine/tool-daily.test.ts is about it).
+ * required beside a Maximum Amount per Call, set far above what any test here moves so that it never is the limit that
+ * refuses (test/engine/tool-daily.test.ts is about it).
  */
 const DAILY = 1000;
 const limits = (perCall: number, total = 0, currency = 'USD') => ({
@@ -120,6 +120,14 @@ describe('the tool variant as the agent sees it', () => {
 			.filter((property) => NodeHelpers.displayParameter(initiate as never, property, null, tool))
 			.flatMap((property) => property.options ?? []);
 		expect(choices.map((choice) => (choice as { value: string }).value)).toEqual(['token']);
+	});
+
+	it.each(['initiate', 'refund'])('transaction → %s asks for every limit, Maximum Total per Day included, in tool mode only', (operation) => {
+		const parameters = { resource: 'transaction', operation };
+		expect(defaultsFor(parameters)).toMatchObject({ toolMaxAmount: 0, toolLimitCurrency: '', toolMaxTotal: 0, toolMaxDaily: 0 });
+		const normal = new PaymentGateway().description;
+		const outside = NodeHelpers.getNodeParameters(normal.properties, parameters as never, true, false, null, normal) as IDataObject;
+		for (const name of ['toolMaxAmount', 'toolLimitCurrency', 'toolMaxTotal', 'toolMaxDaily']) expect(outside).not.toHaveProperty(name);
 	});
 
 	it('shows no notice that only applies outside tool mode, and the normal node keeps them', () => {
@@ -590,7 +598,7 @@ describe('reads as a tool work as in a normal node, simplified by default', () =
 		);
 		expect(JSON.parse(result.answers[0].answer!)[0]).toMatchObject({ signatureValid: true, statusVerified: true, status: 'success' });
 		expect(JSON.parse(result.answers[1].answer!)[0]).toMatchObject({ signatureValid: false, statusVerified: false });
-		// Confirm With Gateway, on at the newest typeVersion: one read, of the payment the valid signature names.
+		// Confirm With Gateway, on by default: one read, of the payment the valid signature names.
 		expect(sandbox.requests.map((request) => request.apiPath)).toEqual([`/transaction/status/${record.paymentId}`]);
 	});
 });

@@ -38,7 +38,7 @@ describe('ids that would change the path of a request are refused, nothing sent'
 	describe.each(cases)('%s', (_label, field, parametersFor) => {
 		it.each(['.', '..', ' .. ', ' ', ''])('id "%s": an error naming the field, 0 requests', async (id) => {
 			// From an expression, as ids come: an empty literal is refused by n8n itself as a missing parameter.
-			const stopped = await runNode(sandbox, parametersFor('={{ $json.id }}'), [{ id }], { typeVersion: 1.1 });
+			const stopped = await runNode(sandbox, parametersFor('={{ $json.id }}'), [{ id }]);
 			const continued = await runNode(sandbox, parametersFor('={{ $json.id }}'), [{ id }, { id }], { continueOnFail: true });
 			expect(stopped.error?.message).toMatch(new RegExp(`^${field.replace(/[()]/g, '\\$&')} (must not be "\\." or "\\.\\."|is required).*\\[item 0\\]$`));
 			expect(continued.items.map((item) => item.json.error)).toEqual([expect.stringContaining(field), expect.stringContaining(field)]);

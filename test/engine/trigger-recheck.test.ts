@@ -73,22 +73,6 @@ describe('the status re-check', () => {
 		expect(bench.sandbox.requests).toHaveLength(0);
 	});
 
-	it('turned off in a typeVersion 1 trigger too, the claims are set aside: none under status, amount, currency, receiptId', async () => {
-		const record = await paid('failure');
-		await bench.withServer(
-			{ options: { recheckStatus: false } },
-			async (own) => {
-				expect(await notify(own, { ...record, status: 'success' })).toMatchObject({ status: 200 });
-				const [execution] = await settled(own);
-				expect(execution.items.map((item) => item.json)).toEqual([
-					{ ...claimsAside({ ...record, status: 'success' }), statusVerified: false },
-				]);
-			},
-			{ typeVersion: 1 },
-		);
-		expect(bench.sandbox.requests).toHaveLength(0);
-	});
-
 	interface RecheckFailure {
 		breakIt: () => Promise<void>;
 		parameters?: INodeParameters;

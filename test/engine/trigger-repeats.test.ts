@@ -148,23 +148,17 @@ describe('the same notification again', () => {
 	});
 
 	it.each([
-		['typeVersion 1 by default emits every one', 1, {}, 3],
-		['typeVersion 1 with Ignore Repeats on', 1, { ignoreRepeats: true }, 1],
-		['typeVersion 1.1 with Ignore Repeats off', 1.1, { ignoreRepeats: false }, 3],
-		['typeVersion 1.1 with the re-check off goes by the claimed status', 1.1, { recheckStatus: false }, 1],
-	])('%s: %p option(s) %j, %p executions of three deliveries', async (_label, typeVersion, options, executions) => {
+		['Ignore Repeats off emits every one', { ignoreRepeats: false }, 3],
+		['with the re-check off goes by the claimed status', { recheckStatus: false }, 1],
+	])('%s: option(s) %j, %p executions of three deliveries', async (_label, options, executions) => {
 		const record = await paid();
-		await bench.withServer(
-			{ options },
-			async (own) => {
-				for (let delivery = 0; delivery < 3; delivery++) {
-					await notify(own, record);
-					await own.idle();
-				}
-				expect(own.executions).toHaveLength(executions);
-			},
-			{ typeVersion },
-		);
+		await bench.withServer({ options }, async (own) => {
+			for (let delivery = 0; delivery < 3; delivery++) {
+				await notify(own, record);
+				await own.idle();
+			}
+			expect(own.executions).toHaveLength(executions);
+		});
 	});
 
 	it('a test event ("Listen for test event", execution mode manual) teaches neither the store nor the process', async () => {

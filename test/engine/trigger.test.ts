@@ -126,7 +126,7 @@ describe('authentic notifications start one execution with one flat item', () =>
 				expect(await notify(own, record)).toMatchObject({ status: 200 });
 				const [execution] = await settled(own);
 				expect(execution.nodeExecutionOrder).toEqual(['Payment Gateway Trigger', 'Payment Gateway']);
-				// typeVersion 1.2 confirms it again: the gateway's values stay on top, the notification's claims
+				// Verify Signature confirms it again: the gateway's values stay on top, the notification's claims
 				// beside them (only the currency, which the notification did not claim, is newly set aside).
 				const item = execution.items[0].json;
 				expect(item).toMatchObject({ statusVerified: true, notifiedStatus: 'success', currency: 'USD' });

@@ -7,8 +7,8 @@ import { opensslHmacHex } from '../support/openssl';
 
 // Status → Verify Signature through n8n's engine: a local check of a notification's or status record's
 // `signature` (lowercase hex HMAC-SHA256 of "orderId|paymentId" keyed with the client secret). The check alone sends
-// nothing; since typeVersion 1.2 (and so at the newest, which these tests run) Confirm With Gateway, on by default,
-// then reads the payment a valid signature names: its own tests are below.
+// nothing; Confirm With Gateway, on by default, then reads the payment a valid signature names: its own tests are
+// below.
 
 let sandbox: Sandbox;
 /** Signed by the sandbox gateway, an implementation of its own. */
@@ -151,14 +151,13 @@ it('no client secret, Basic header value or signing input in its output or error
 	}
 });
 
-// typeVersion 1.2: Confirm With Gateway (on by default). A valid signature proves two ids; the record's status,
-// amount and receipt are claims. The payment the ids name is read from the gateway, as the trigger reads it.
-describe('typeVersion 1.2, Confirm With Gateway', () => {
-	const CONFIRMING = { typeVersion: 1.2 };
+// Confirm With Gateway (on by default). A valid signature proves two ids; the record's status, amount and receipt are
+// claims. The payment the ids name is read from the gateway, as the trigger reads it.
+describe('Confirm With Gateway', () => {
 	const statusReads = () => sandbox.requests.filter((request) => request.path.includes('/transaction/status/'));
 
 	async function confirmed(items: IDataObject[], parameters: IDataObject = {}) {
-		const result = await runNode(sandbox, { ...VERIFY, ...parameters }, items, CONFIRMING);
+		const result = await runNode(sandbox, { ...VERIFY, ...parameters }, items);
 		expect(result.error).toBeUndefined();
 		return result.items.map((item) => item.json);
 	}
@@ -214,12 +213,12 @@ describe('typeVersion 1.2, Confirm With Gateway', () => {
 
 	it('the gateway failing is the item’s error (an error item with Continue On Fail), paired', async () => {
 		sandbox.injectFault({ match: '/transaction/status/', status: 503, count: 4 });
-		const result = await runNode(sandbox, VERIFY, [{ ...record }], { ...CONFIRMING, continueOnFail: true });
+		const result = await runNode(sandbox, VERIFY, [{ ...record }], { continueOnFail: true });
 		expect(result.items.map((item) => [item.json.resCode, item.pairedItem])).toEqual([[503, { item: 0 }]]);
 		sandbox.clearFaults();
 	});
 
-	it('turned off at 1.2: nothing is sent, nothing confirmed, whatever the record says of itself', async () => {
+	it('turned off: nothing is sent, nothing confirmed, whatever the record says of itself', async () => {
 		const forged = { ...record, status: 'success', statusVerified: true, statusMismatch: false, confirmationError: null };
 		expect(await confirmed([forged], { confirmWithGateway: false })).toEqual([
 			{ ...record, status: 'success', signatureValid: true, statusVerified: false },
@@ -263,13 +262,5 @@ describe('typeVersion 1.2, Confirm With Gateway', () => {
 		expect(item).toMatchObject({ signatureValid: true, statusVerified: false, notifiedStatus: 'success' });
 		for (const name of ['status', 'amount']) expect([name, item[name]]).toEqual([name, undefined]);
 		expect(item.confirmationError).toMatchObject({ message: expect.stringMatching(/two different statuses/) });
-	});
-
-	it('at typeVersion 1 and 1.1, turned off by default: nothing is sent, the item as it came with signatureValid', async () => {
-		for (const typeVersion of [1, 1.1]) {
-			const result = await runNode(sandbox, VERIFY, [{ ...record }], { typeVersion });
-			expect(result.items.map((item) => item.json)).toEqual([{ ...record, signatureValid: true }]);
-		}
-		expect(sandbox.requests).toHaveLength(0);
 	});
 });

@@ -72,10 +72,7 @@ function parameterAt(parameters: IDataObject, name: string): { set: boolean; val
 const NODE_TYPE = new PaymentGateway();
 const DEFAULTS = new Map(NODE_TYPE.description.properties.map((property) => [property.name, property.default]));
 
-/**
- * The node as one added in the editor: at its newest typeVersion. The last of a parameter's versioned forms is the
- * newest one's, so DEFAULTS holds that version's defaults.
- */
+/** The node as one added in the editor, at the typeVersion it gets there. */
 const TYPE_VERSION = latestVersion(NODE_TYPE);
 
 export interface HostRun {

@@ -33,9 +33,8 @@ export async function testGatewayCredential(credentials: ICredentialDataDecrypte
 }
 
 /**
- * Runs the Payment Gateway node through n8n's engine against the sandbox. At the newest typeVersion (the node's
- * defaultVersion, what a node added in the editor gets) unless `extra.typeVersion` names another: the tests of an
- * older version's behaviour, as saved workflows keep it, name that version.
+ * Runs the Payment Gateway node through n8n's engine against the sandbox, at the typeVersion a node added in the
+ * editor gets unless `extra.typeVersion` names another.
  */
 export async function runNode(
 	sandbox: Sandbox,

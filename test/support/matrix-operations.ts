@@ -229,8 +229,8 @@ export const OPERATIONS: OperationCase[] = [
 				signature: createHmac('sha256', secret).update(`${record.orderId}|${record.paymentId}`).digest('hex'),
 			}));
 			return {
-				// The check alone: Confirm With Gateway, on by default since typeVersion 1.2, reads the payment as the
-				// trigger's re-check does, which has its own cells (trigger.recheck).
+				// The check alone: Confirm With Gateway, on by default, reads the payment as the trigger's re-check does,
+				// which has its own cells (trigger.recheck).
 				parameters: { resource: 'status', operation: 'verifySignature', confirmWithGateway: false },
 				items,
 				keys: [],

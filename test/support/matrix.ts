@@ -94,7 +94,7 @@ const leakTerms = (sandbox: Sandbox) => ({
 
 async function runNodeCell(cell: Cell, sandbox: Sandbox, prepared: Prepared) {
 	const thrown: unknown[] = [];
-	// Max Retries as the mode says (the newest typeVersion retries reads 3 times when it is not set), and one item
+	// Max Retries as the mode says (the node retries reads 3 times when it is not set), and one item
 	// after the other (it sends them at once when Concurrency is not set): the fault is the middle item's, and a
 	// stopped run must not have sent the third. Writes are asked too: their options list neither, and n8n drops them
 	// before the node runs.

@@ -20,7 +20,7 @@ const memory = () => {
 	return { js: usage.heapUsed + usage.external, rss: usage.rss };
 };
 
-// At the node's newest typeVersion unless the options name another, as runNode runs it.
+// As runNode runs it: at the node's typeVersion unless the options name another.
 const run = (options) => runWorkflow({ nodeType: PaymentGateway, credentialType: PaymentGatewayApi, ...options });
 
 /**

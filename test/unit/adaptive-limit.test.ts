@@ -282,7 +282,7 @@ describe('Pace, against a simulated gateway (200 ms an answer, Retry-After 1 s)'
 		expect([adaptive.seconds, handTuned.seconds]).toEqual([2.4, 2]);
 	});
 
-	it('without a limit: no slower than 50 at once (typeVersion 1.1), at 1 s an answer', async () => {
+	it('without a limit: no slower than Concurrency 50 (where the option starts when added), at 1 s an answer', async () => {
 		const gateway = { capacity: Infinity, latencyMs: 1000 };
 		const adaptive = await simulate(gateway, 300);
 		const fifty = await simulate(gateway, 300, 50);

@@ -1,13 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 import fs from 'node:fs';
 import path from 'node:path';
 
 import { OPERATIONS } from '../../nodes/PaymentGateway/actions/description';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
+import { PaymentGatewayTrigger } from '../../nodes/PaymentGatewayTrigger/PaymentGatewayTrigger.node';
 
-// The node's description as the editor shows it: subtitles that say what the node does, in the words of each
-// operation's action, and the identifiers shared by several operations defined once.
+// The node's description as the editor shows it: one typeVersion and the defaults it fills in, subtitles that say
+// what the node does, in the words of each operation's action, and the identifiers shared by several operations
+// defined once.
 
 const { description } = new PaymentGateway();
 
@@ -21,6 +24,60 @@ function actions(): Record<string, string> {
 	}
 	return found;
 }
+
+describe('one typeVersion, and what the editor fills in', () => {
+	const trigger = new PaymentGatewayTrigger().description;
+	const node = { typeVersion: 1 } as INode;
+
+	/** What the editor fills in for these choices, as n8n computes it. */
+	const editorDefaults = (choices: INodeParameters) =>
+		NodeHelpers.getNodeParameters(description.properties, choices, true, false, node, description) ?? {};
+
+	/** An option of the Options collection the editor shows for these choices. */
+	function option(choices: INodeParameters, name: string): INodeProperties | undefined {
+		const shown = description.properties.filter(
+			(property) => property.name === 'options' && NodeHelpers.displayParameter(choices, property, node, description),
+		);
+		expect(shown).toHaveLength(1);
+		return (shown[0].options as INodeProperties[]).find((entry) => entry.name === name);
+	}
+
+	it('the node and the trigger declare typeVersion 1 only, and no field depends on a typeVersion', () => {
+		for (const { version, defaultVersion } of [description, trigger]) expect([version, defaultVersion]).toEqual([1, undefined]);
+		expect(JSON.stringify([description, trigger])).not.toContain('@version');
+	});
+
+	it('Status → Verify Signature: Confirm With Gateway starts on', () => {
+		expect(editorDefaults({ resource: 'status', operation: 'verifySignature' }).confirmWithGateway).toBe(true);
+	});
+
+	it("Order → Create Checkout: Redirect Type starts at redirect (the live gateway's clients send it)", () => {
+		expect(editorDefaults({ resource: 'order', operation: 'createCheckout' }).redirectType).toBe('redirect');
+	});
+
+	it('an order and a refund amount start empty', () => {
+		expect(editorDefaults({ resource: 'order', operation: 'create' }).amount).toBeNull();
+		expect(editorDefaults({ resource: 'order', operation: 'createCheckout' }).amount).toBeNull();
+		expect(editorDefaults({ resource: 'transaction', operation: 'refund' }).amount).toBeNull();
+	});
+
+	it.each([
+		{ resource: 'status', operation: 'getByOrderId' },
+		{ resource: 'digitalCard', operation: 'getMany' },
+		{ resource: 'digitalCard', operation: 'delete' },
+	])('$resource → $operation: Concurrency, added, starts at 50 and says that leaving it out adapts; Max Retries starts at 3', (choices) => {
+		const concurrency = option(choices, 'concurrency');
+		expect(concurrency?.default).toBe(50);
+		expect(concurrency?.description).toMatch(/^Leave this option out and the node finds the gateway's pace itself/);
+		expect(concurrency?.description).toMatch(/never above 100\. Set, exactly this many go at once/);
+		expect(option(choices, 'maxRetries')?.default).toBe(3);
+	});
+
+	it('the trigger: Ignore Repeats starts on', () => {
+		const options = trigger.properties.find((property) => property.name === 'options')?.options as INodeProperties[];
+		expect(options.find((entry) => entry.name === 'ignoreRepeats')?.default).toBe(true);
+	});
+});
 
 describe('the subtitle', () => {
 	it("is the chosen operation's action, for every operation", () => {

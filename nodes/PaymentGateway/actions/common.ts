@@ -5,7 +5,6 @@ import { stringText } from '../helpers/text';
 import { timeoutOption } from '../shared/options';
 import type { CallSettings } from '../transport/request';
 import { InvalidInput, MAX_RETRIES, validateHeaderValue, validateRetries, validateTimeout } from '../validation/input';
-import { repeatableDefaults, versionedFrom } from './versions';
 
 const headerOptions: INodeProperties[] = [
 	{
@@ -47,18 +46,19 @@ const headerOptions: INodeProperties[] = [
 /**
  * Past 100 requests in flight the gateway's rate limits (undocumented) are the likelier bound than the waiting:
  * 1,000 status reads at 40 s each take 13 minutes at 50 and 7 at 100. A 429 is retried with Max Retries. It is also
- * the most the adaptive limit (typeVersion 1.2, Concurrency not set) ever reaches.
+ * the most the adaptive limit (Concurrency not set) ever reaches.
  */
 export const MAX_CONCURRENCY = 100;
 
-const FIXED_CONCURRENCY =
-	'How many requests may be in flight at once when many items come in, up to 100. The gateway can take 30-40 s per answer: 1,000 orders then take about 7 minutes at 100.';
-const ADAPTIVE_CONCURRENCY =
-	"Leave this option out and the node finds the gateway's pace itself: it starts at 20 requests in flight, adds more while answers come back without a rate limit and as fast as before, and backs off at once on a 429, a 503 or slower answers, never above 100. Set, exactly this many go at once (up to 100) and the node does not adapt. A Retry-After from the gateway pauses every request of the run either way.";
+/**
+ * A rate limit (429) or a gateway error is waited out, as its Retry-After asks, instead of failing the item: a read or
+ * a card delete may be sent again.
+ */
+const DEFAULT_RETRIES = 3;
 
 /**
  * Offered where a call may be sent again: the reads, and deleting a stored card (a second attempt that finds the card
- * gone after a lost answer is reported as such, not as a deletion). Their defaults depend on the typeVersion.
+ * gone after a lost answer is reported as such, not as a deletion).
  */
 const repeatableOptions: INodeProperties[] = [
 	{
@@ -66,44 +66,30 @@ const repeatableOptions: INodeProperties[] = [
 		name: 'concurrency',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-		default: 1,
-		description: FIXED_CONCURRENCY,
+		// Only the value the option starts at when added: left out, the run finds the gateway's pace itself.
+		default: 50,
+		description:
+			"Leave this option out and the node finds the gateway's pace itself: it starts at 20 requests in flight, adds more while answers come back without a rate limit and as fast as before, and backs off at once on a 429, a 503 or slower answers, never above 100. Set, exactly this many go at once (up to 100) and the node does not adapt. A Retry-After from the gateway pauses every request of the run either way.",
 	},
 	{
 		displayName: 'Max Retries',
 		name: 'maxRetries',
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
-		default: 0,
+		default: DEFAULT_RETRIES,
 		description:
 			'How often to retry after a rate limit (429), a gateway error (5xx) or a network error, waiting as the gateway asks (Retry-After)',
 	},
 ];
 
-function repeatableOptionsOf(version: number): INodeProperties[] {
-	const defaults = repeatableDefaults(version);
-	const byVersion: Record<string, Partial<INodeProperties>> = {
-		concurrency: { default: defaults.concurrency, ...(defaults.adaptive ? { description: ADAPTIVE_CONCURRENCY } : {}) },
-		maxRetries: { default: defaults.maxRetries },
-	};
-	return repeatableOptions.map((option) => ({ ...option, ...byVersion[option.name] }));
-}
-
-/** The typeVersions from which the repeatable options change their defaults. */
-const REPEATABLE_FORMS = [1, 1.1, 1.2];
-
 /**
  * The `options` collection: header overrides and timeout everywhere; concurrency and retries only for calls that are
  * `repeatable`, not for orders, payments and refunds, which are `sentOnce`.
  */
-export function optionsCollection(kind: 'sentOnce' | 'repeatable', extra: INodeProperties[] = []): INodeProperties[] {
-	const collection = (repeatable: INodeProperties[]): INodeProperties => {
-		const options = [...headerOptions, ...repeatable, ...extra];
-		options.sort((a, b) => a.displayName.localeCompare(b.displayName));
-		return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
-	};
-	if (kind === 'sentOnce') return [collection([])];
-	return versionedFrom(REPEATABLE_FORMS.map((version) => [version, collection(repeatableOptionsOf(version))]));
+export function optionsCollection(kind: 'sentOnce' | 'repeatable', extra: INodeProperties[] = []): INodeProperties {
+	const options = [...headerOptions, ...(kind === 'repeatable' ? repeatableOptions : []), ...extra];
+	options.sort((a, b) => a.displayName.localeCompare(b.displayName));
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 }
 
 const HEADER_LABELS: Record<string, string> = {
@@ -145,14 +131,14 @@ export function callSettings(ctx: IExecuteFunctions, itemIndex: number): CallSet
 	const options = itemOptions(ctx, itemIndex);
 	const known = sameForEveryItem.get(ctx);
 	if (known?.settings) return { ...known.settings, itemIndex };
-	const settings = checkedSettings(options, itemIndex, ctx.getNode().typeVersion);
+	const settings = checkedSettings(options, itemIndex);
 	// Only settings that passed their checks are kept: a refusal names every item it applies to.
 	if (known) known.settings = { headers: settings.headers, timeout: settings.timeout, maxRetries: settings.maxRetries };
 	return settings;
 }
 
 // Max Retries applies to reads only (a write is never sent twice), so its default can be set for every operation.
-function checkedSettings(options: IDataObject, itemIndex: number, version: number): CallSettings {
+function checkedSettings(options: IDataObject, itemIndex: number): CallSettings {
 	const headers: IDataObject = {};
 	for (const [option, header] of Object.entries(HEADER_FOR_OPTION)) {
 		const field = `${HEADER_LABELS[option]} (options.${option})`;
@@ -165,6 +151,6 @@ function checkedSettings(options: IDataObject, itemIndex: number, version: numbe
 		if (value) headers[header] = validateHeaderValue(field, value);
 	}
 	const timeout = validateTimeout('Timeout (options.timeout)', options.timeout);
-	const maxRetries = validateRetries('Max Retries (options.maxRetries)', options.maxRetries, repeatableDefaults(version).maxRetries);
+	const maxRetries = validateRetries('Max Retries (options.maxRetries)', options.maxRetries, DEFAULT_RETRIES);
 	return { itemIndex, headers, timeout, maxRetries };
 }

@@ -72,7 +72,7 @@ export function defineOperation<const R extends Resource, const V extends string
 	const endpoint: Endpoint = descriptor.sendsOnce
 		? { label, advice, answer, sendsOnce: true, checkFirst: descriptor.checkFirst }
 		: { label, advice, answer, sendsOnce: false, offersRetries: options !== false };
-	const collection = options === false ? [] : optionsCollection(descriptor.sendsOnce ? 'sentOnce' : 'repeatable', options);
+	const collection = options === false ? [] : [optionsCollection(descriptor.sendsOnce ? 'sentOnce' : 'repeatable', options)];
 	const fields = updateDisplayOptions(
 		{ show: { resource: [descriptor.resource], operation: [descriptor.value] } },
 		[toolDescriptionField(descriptor.toolDescription), ...descriptor.properties, ...collection],

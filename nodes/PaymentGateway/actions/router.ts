@@ -17,7 +17,6 @@ import { withBoundedParameters } from './boundedParameters';
 import { MAX_CONCURRENCY } from './common';
 import { OPERATIONS } from './description';
 import type { Operation } from './operation';
-import { repeatableDefaults } from './versions';
 
 /** The operation of each `resource:operation` the node's lists offer. */
 const operations = new Map<string, Operation>(OPERATIONS.map((operation) => [`${operation.resource}:${operation.value}`, operation]));
@@ -63,7 +62,7 @@ function retryOnFailRefusal(node: INode, itemIndex: number): NodeOperationError 
 /**
  * n8n's Retry of a failed execution runs the failed node again with all its input items, those that went through
  * before the failure included, and the node cannot tell which those were: an order, payment or refund would be made
- * twice. Checked when running, so saved workflows and every typeVersion are covered.
+ * twice. Checked when running, so saved workflows are covered too.
  */
 function executionRetryRefusal(node: INode, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(
@@ -129,20 +128,18 @@ function failuresHint(ctx: IExecuteFunctions, failures: number, total: number): 
 
 /**
  * How many items run at once, and the pace their requests keep. Only repeatable operations offer Concurrency; orders,
- * payments and refunds always go one item at a time, unpaced. Since typeVersion 1.2 a run without Concurrency finds
- * the gateway's pace (up to MAX_CONCURRENCY), and one with it keeps exactly that many; both pause on a Retry-After.
+ * payments and refunds always go one item at a time, unpaced. No fixed number suits every gateway (50 at once lose
+ * items to one serving 10 and leave a faster one idle), so a run without Concurrency finds the gateway's pace
+ * (transport/adaptiveLimit.ts, up to MAX_CONCURRENCY); one with it keeps exactly that many. A Retry-After pauses every
+ * request of either.
  */
 function concurrencyOf(ctx: IExecuteFunctions, sendsOnce: boolean): { workers: number; pace?: Pace } {
 	if (sendsOnce) return { workers: 1 };
-	const defaults = repeatableDefaults(ctx.getNode().typeVersion);
 	// null when the workflow does not set it (n8n refuses undefined as a fallback).
 	const set = ctx.getNodeParameter('options.concurrency', 0, null) as unknown;
-	if (set === null && defaults.adaptive) {
-		return { workers: MAX_CONCURRENCY, pace: new Pace(new AdaptiveLimit(MAX_CONCURRENCY)) };
-	}
-	const value = set ?? defaults.concurrency;
-	const workers = typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), MAX_CONCURRENCY) : 1;
-	return { workers, pace: defaults.pacedRun ? new Pace(new AdaptiveLimit(MAX_CONCURRENCY, undefined, workers)) : undefined };
+	if (set === null) return { workers: MAX_CONCURRENCY, pace: new Pace(new AdaptiveLimit(MAX_CONCURRENCY)) };
+	const workers = typeof set === 'number' && set >= 1 ? Math.min(Math.floor(set), MAX_CONCURRENCY) : 1;
+	return { workers, pace: new Pace(new AdaptiveLimit(MAX_CONCURRENCY, undefined, workers)) };
 }
 
 /**

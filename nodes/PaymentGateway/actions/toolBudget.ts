@@ -65,10 +65,9 @@ export interface BudgetHold {
 
 /**
  * The tool node's spending of the last 24 hours, across executions (toolLedger.ts), in the workflow's static data for
- * this node; undefined before typeVersion 1.3, which keeps no daily budget.
+ * this node.
  */
-function ledgerOf(ctx: IExecuteFunctions, limits: ToolLimits): DailyLedger | undefined {
-	if (limits.daily === undefined) return undefined;
+function ledgerOf(ctx: IExecuteFunctions, limits: ToolLimits): DailyLedger {
 	let staticData: IDataObject | undefined;
 	try {
 		staticData = ctx.getWorkflowStaticData('node');
@@ -88,7 +87,7 @@ function ledgerOf(ctx: IExecuteFunctions, limits: ToolLimits): DailyLedger | und
 /** What is left of the day's budget, and when more frees up, in words for a refusal. */
 function dailyRefusal(ledger: DailyLedger, limits: ToolLimits, amount: number | undefined, sent: string): ToolRefusal {
 	const { what, currency } = limits;
-	const daily = limitThousandths(limits.daily ?? 0);
+	const daily = limitThousandths(limits.daily);
 	const { moved, held } = ledger.spent();
 	const left = Math.max(0, daily - moved - held);
 	const wanted = amount === undefined ? 1 : thousandths(amount);
@@ -119,10 +118,8 @@ export function refuseWhenSpent(ctx: IExecuteFunctions, limits: ToolLimits | und
 		);
 	}
 	const ledger = ledgerOf(ctx, limits);
-	if (ledger) {
-		const { moved, held } = ledger.spent();
-		if (moved + held >= limitThousandths(limits.daily ?? 0)) throw dailyRefusal(ledger, limits, undefined, NOTHING_SENT);
-	}
+	const { moved, held } = ledger.spent();
+	if (moved + held >= limitThousandths(limits.daily)) throw dailyRefusal(ledger, limits, undefined, NOTHING_SENT);
 }
 
 /**
@@ -146,13 +143,11 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 	}
 	// The day's budget, across executions: checked and held in the same step, with no wait between.
 	const ledger = ledgerOf(ctx, limits);
-	if (ledger) {
-		const { moved, held } = ledger.spent();
-		if (moved + held + wanted > limitThousandths(limits.daily ?? 0)) {
-			throw dailyRefusal(ledger, limits, amount, afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT);
-		}
+	const day = ledger.spent();
+	if (day.moved + day.held + wanted > limitThousandths(limits.daily)) {
+		throw dailyRefusal(ledger, limits, amount, afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT);
 	}
-	const settleDay = ledger?.hold(wanted);
+	const settleDay = ledger.hold(wanted);
 	tally.held += wanted;
 	let open = true;
 	const settle = (moved: boolean) => {
@@ -160,7 +155,7 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 		open = false;
 		tally.held -= wanted;
 		if (moved) tally.moved += wanted;
-		settleDay?.(moved);
+		settleDay(moved);
 	};
 	// The outcome is settled by a reaction of its own; the caller still gets the result or the error as it was.
 	return {
@@ -182,12 +177,9 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 
 /**
  * What is left of the day's budget once a call settled, for the tool's answer (the agent, and a person reading the
- * chat, learn it); undefined without a daily budget.
+ * chat, learn it).
  */
-export function leftToday(ctx: IExecuteFunctions, limits: ToolLimits | undefined): IDataObject | undefined {
-	if (limits?.daily === undefined) return undefined;
-	const ledger = ledgerOf(ctx, limits);
-	if (!ledger) return undefined;
-	const { moved, held } = ledger.spent();
+export function leftToday(ctx: IExecuteFunctions, limits: ToolLimits): IDataObject {
+	const { moved, held } = ledgerOf(ctx, limits).spent();
 	return { amount: Number(shown(Math.max(0, limitThousandths(limits.daily) - moved - held))), currency: limits.currency };
 }

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { ToolRefusal } from '../shared/nodeError';
 import { validateAmount } from '../validation/input';
-import { keepsDailyBudget } from './versions';
 
 /**
  * n8n offers the node to AI agents as `n8n-nodes-payment-gateway.paymentGatewayTool`: there, a language model fills
@@ -46,7 +45,7 @@ export function toolDescriptionField(text: string): INodeProperties {
 export function toolLimitFields(what: string): INodeProperties[] {
 	return [
 		{
-			displayName: `This tool moves money when an AI agent calls it. Put it behind a human review step and set its limits, all in the ${CURRENCY}: ${LIMIT} bounds one call; ${TOTAL} one execution (one chat message, one MCP call); ${DAILY} (nodes from version 1.3) all its executions of the last 24 hours. A call beyond any of them, or in another currency, is refused before anything is sent; 0 refuses every ${what}.`,
+			displayName: `This tool moves money when an AI agent calls it. Put it behind a human review step and set its limits, all in the ${CURRENCY}: ${LIMIT} bounds one call; ${TOTAL} one execution (one chat message, one MCP call); ${DAILY} all its executions of the last 24 hours. A call beyond any of them, or in another currency, is refused before anything is sent; 0 refuses every ${what}.`,
 			name: 'toolMoneyNotice',
 			type: 'notice',
 			default: '',
@@ -87,7 +86,7 @@ export function toolLimitFields(what: string): INodeProperties[] {
 			default: 0,
 			noDataExpression: true,
 			description: `The most this tool may move in any 24 hours, across all its executions (every chat message, every MCP call), in the ${CURRENCY}; kept in the workflow's static data. Required once ${LIMIT} is above 0: 0 refuses every ${what}.`,
-			displayOptions: { show: { '@tool': [true], '@version': [{ _cnd: { gte: 1.3 } }] } },
+			displayOptions: inToolMode,
 		},
 	];
 }
@@ -100,8 +99,8 @@ export interface ToolLimits {
 	currency: string;
 	/** The most all calls of one execution may move together. */
 	total: number;
-	/** The most all calls of the last 24 hours may move together; undefined before typeVersion 1.3. */
-	daily?: number;
+	/** The most all calls of the last 24 hours may move together. */
+	daily: number;
 	/** "payment" or "refund", for the words of a refusal. */
 	what: string;
 }
@@ -150,17 +149,14 @@ export function toolLimits(ctx: IExecuteFunctions, itemIndex: number, what: stri
 	}
 	const currency = authorsCurrency(ctx, itemIndex, what);
 	const total = authorsNumber(ctx, itemIndex, 'toolMaxTotal', TOTAL, what);
-	const limits: ToolLimits = { perCall, currency, total: total === 0 ? perCall : total, what };
-	if (keepsDailyBudget(ctx.getNode().typeVersion)) {
-		limits.daily = authorsNumber(ctx, itemIndex, 'toolMaxDaily', DAILY, what);
-		if (limits.daily === 0) {
-			throw new ToolRefusal(
-				`Refused: this tool's ${DAILY} is 0 (not set), so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
-				`A chat agent runs one execution per message and an MCP client one per call: set ${DAILY} to bound what this tool moves over time.`,
-			);
-		}
+	const daily = authorsNumber(ctx, itemIndex, 'toolMaxDaily', DAILY, what);
+	if (daily === 0) {
+		throw new ToolRefusal(
+			`Refused: this tool's ${DAILY} is 0 (not set), so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
+			`A chat agent runs one execution per message and an MCP client one per call: set ${DAILY} to bound what this tool moves over time.`,
+		);
 	}
-	return limits;
+	return { perCall, currency, total: total === 0 ? perCall : total, daily, what };
 }
 
 /** What went out before a refusal: nothing, or only the read of the payment. */

@@ -114,7 +114,7 @@ const MAX_AMOUNT_CHARS = 32;
  * exponent, ASCII digits). `digits` is how many decimals the currency allows; `unit` names it in the message.
  */
 export function validateAmount(field: string, value: unknown, digits = 2, unit = ''): number {
-	// An empty Amount (where it starts since typeVersion 1.1) is a missing value, not a wrong one.
+	// An empty Amount (where it starts) is a missing value, not a wrong one.
 	if (value === undefined || value === null || value === '') throw new InvalidInput(field, 'is required');
 	let amount: number;
 	let decimals: number;

@@ -9,7 +9,6 @@ import {
 	validateCurrency,
 	validateEmail,
 } from '../../validation/input';
-import { amountFields, versionedFrom } from '../versions';
 
 /** What to check before creating an order again whose outcome is unknown, either way of creating it. */
 export const ORDER_CHECK_FIRST =
@@ -18,16 +17,17 @@ export const ORDER_CHECK_FIRST =
 /** Fields shared by both ways of creating an order; `checkout` adds what only the long-path endpoint takes. */
 export function orderFields(checkout: boolean): INodeProperties[] {
 	const fields: INodeProperties[] = [
-		...amountFields({
+		{
 			displayName: 'Amount',
 			name: 'amount',
 			type: 'number',
 			required: true,
-			default: 0,
+			// Empty until typed: 0 would look like a value, and running refuses it all the same.
+			default: null,
 			placeholder: '25.50',
 			description:
 				"Total to charge, in the currency below, with as many decimals as the currency has (USD 2, OMR 3, JPY 0)",
-		}),
+		},
 		{
 			displayName: 'Currency',
 			name: 'currency',
@@ -74,7 +74,7 @@ export function orderFields(checkout: boolean): INodeProperties[] {
 		},
 	];
 	if (checkout) {
-		const redirectType: INodeProperties = {
+		fields.push({
 			displayName: 'Redirect Type',
 			name: 'redirectType',
 			type: 'options',
@@ -82,11 +82,10 @@ export function orderFields(checkout: boolean): INodeProperties[] {
 				{ name: 'Post', value: 'post', description: 'The gateway posts the result to your page' },
 				{ name: 'Redirect', value: 'redirect', description: 'The customer is sent back with a plain redirect' },
 			],
+			// As the live gateway's public clients send it.
 			default: 'redirect',
 			description: 'How the customer comes back to you after paying',
-		};
-		// Since typeVersion 1.3 Redirect, as the live gateway's public clients send it; saved workflows keep Post.
-		fields.push(...versionedFrom([[1, { ...redirectType, default: 'post' }], [1.3, redirectType]]));
+		});
 	}
 	const additional: INodeProperties[] = [
 		{

@@ -267,8 +267,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	// Held and sent with no await between: calls the agent makes at once see each other's amounts.
 	const payment = await holdBudget(this, tool.limits, tool.amount).send(send);
 	assertAnswerMatches(payment, tool.limits, tool.amount);
-	const left = leftToday(this, tool.limits);
-	return left ? { ...payment, toolBudgetLeftToday: left } : payment;
+	return { ...payment, toolBudgetLeftToday: leftToday(this, tool.limits) };
 }
 
 const CHECK_FIRST = 'Check the order with Status → Get by Order ID before initiating again, so that the customer is not charged twice.';

@@ -11,7 +11,6 @@ import { defineOperation } from '../operation';
 import { holdBudget, leftToday, refuseWhenSpent } from '../toolBudget';
 import type { BudgetHold } from '../toolBudget';
 import { assertLimitCurrency, assertWithinLimit, toolLimitFields, toolLimits } from '../toolMode';
-import { amountFields } from '../versions';
 import { PAYMENT_RECORD, REFUND } from '../../shared/answers';
 
 /** The gateway settles in currencies of up to three decimals, and a refund names no currency of its own. */
@@ -45,21 +44,19 @@ const properties: INodeProperties[] = [
 		// An amount given decides, as it did before this choice existed: saved workflows refund what they always did.
 		default: 'partial',
 	},
-	...amountFields(
-		{
-			displayName: 'Amount',
-			name: 'amount',
-			type: 'number',
-			required: true,
-			default: 0,
-			placeholder: 'e.g. 10.50',
-			hint: 'Required: 0 is refused. For everything, choose Refund: The Whole Payment.',
-			description:
-				"How much to give back, in the payment's currency. All refunds of a payment add up to at most its amount.",
-			displayOptions: { show: { refundType: ['partial'] } },
-		},
-		{ hint: 'For everything, choose Refund: The Whole Payment.' },
-	),
+	{
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'number',
+		required: true,
+		// Empty until typed: 0 would look like a value, and running refuses it all the same.
+		default: null,
+		placeholder: 'e.g. 10.50',
+		hint: 'For everything, choose Refund: The Whole Payment.',
+		description:
+			"How much to give back, in the payment's currency. All refunds of a payment add up to at most its amount.",
+		displayOptions: { show: { refundType: ['partial'] } },
+	},
 	...toolLimitFields('refund'),
 ];
 
@@ -143,9 +140,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 			await gateway.request({ method: 'POST', family: 'short', path: '/transaction/refund', body }, settings),
 	);
 	const record = withFieldNamesFixed(refund);
-	// As a tool with a daily budget, the answer says what is left of it (the agent and the person in the chat read it).
-	const left = leftToday(this, limits);
-	return left ? { ...record, toolBudgetLeftToday: left } : record;
+	// As a tool, the answer says what is left of the day's budget (the agent and the person in the chat read it).
+	return limits ? { ...record, toolBudgetLeftToday: leftToday(this, limits) } : record;
 }
 
 const CHECK_FIRST = 'Check the payment with Status → Get by Payment ID before refunding again, so that the customer is not refunded twice.';
