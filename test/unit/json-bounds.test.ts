@@ -81,6 +81,20 @@ describe('JsonScan counts values, depth and the longest text as the parsed value
 		expect(scanned(Buffer.from('[12345,67890]'), { ...wide, values: 3 }, [3, 10])).toBeUndefined();
 	});
 
+	it('a cut anywhere, or two, even between a backslash and what it escapes, changes nothing', () => {
+		const text = Buffer.from('{"k\\"":[12.5e3, true ,"\\\\",\n"a\\"b\\t",{"x":null}],  "é":-0}');
+		const value = JSON.parse(text.toString()) as unknown;
+		const shape = shapeOf(value);
+		const bounds = [shape, { ...shape, values: shape.values - 1 }, { ...shape, depth: shape.depth - 1 }, { ...shape, textBytes: shape.textBytes - 1 }];
+		for (const bound of bounds) {
+			const whole = scanned(text, bound);
+			for (let first = 0; first <= text.length; first++) {
+				for (let second = first; second <= text.length; second++) expect(scanned(text, bound, [first, second])).toBe(whole);
+			}
+		}
+		expect(bounds.map((bound) => scanned(text, bound))).toEqual([undefined, 'values', 'depth', 'textBytes']);
+	});
+
 	it('stops looking at the first bound: a million empty objects are refused within their first bytes', () => {
 		const scan = new JsonScan({ values: 2000, depth: 16, textBytes: 64 * KIB });
 		const objects = Buffer.from(`[${'{},'.repeat(1_000_000)}{}]`);

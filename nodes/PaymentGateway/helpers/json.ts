@@ -53,6 +53,13 @@ const TAB = 0x09;
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
+const SPACE_CLASS = 1;
+const STRUCTURE_CLASS = 2;
+/** What ends a number or a literal: white space (SPACE_CLASS), a quote or a structural byte; 0 for the others. */
+const SEPARATOR = new Uint8Array(256);
+for (const byte of [SPACE, TAB, LINE_FEED, CARRIAGE_RETURN]) SEPARATOR[byte] = SPACE_CLASS;
+for (const byte of [QUOTE, OPEN_OBJECT, OPEN_ARRAY, CLOSE_OBJECT, CLOSE_ARRAY, COMMA, COLON]) SEPARATOR[byte] = STRUCTURE_CLASS;
+
 /**
  * Counts JSON text's values, nesting and longest string from its bytes, as they arrive and before they are decoded:
  * a text of a million empty objects is refused after its first few thousand bytes, without a string or an object
@@ -82,21 +89,40 @@ export class JsonScan {
 		const { bounds, objects } = this;
 		let { values, depth, inString, escaped, textBytes, inLiteral, expectsKey } = this;
 		let excess: JsonExcess | undefined;
-		for (let index = 0; index < bytes.length; index++) {
-			const byte = bytes[index];
+		const { length } = bytes;
+		let index = 0;
+		while (index < length) {
 			if (inString) {
-				if (escaped) escaped = false;
-				else if (byte === BACKSLASH) escaped = true;
-				else if (byte === QUOTE) {
-					inString = false;
-					continue;
+				// A text's bytes up to its next quote or backslash in one tight run, and no further than one byte past
+				// the bound; the byte after a backslash is text whatever it is.
+				const start = index;
+				if (escaped) {
+					escaped = false;
+					index++;
 				}
-				if (++textBytes > bounds.textBytes) {
+				const stop = Math.min(length, start + bounds.textBytes - textBytes + 1);
+				while (index < stop) {
+					const byte = bytes[index];
+					if (byte === QUOTE || byte === BACKSLASH) break;
+					index++;
+				}
+				textBytes += index - start;
+				if (textBytes > bounds.textBytes) {
 					excess = 'textBytes';
 					break;
 				}
+				if (index === length) break;
+				if (bytes[index++] === QUOTE) inString = false;
+				else {
+					escaped = true;
+					if (++textBytes > bounds.textBytes) {
+						excess = 'textBytes';
+						break;
+					}
+				}
 				continue;
 			}
+			const byte = bytes[index++];
 			switch (byte) {
 				case QUOTE:
 					inString = true;
@@ -127,11 +153,14 @@ export class JsonScan {
 					expectsKey = depth > 0 && objects[depth - 1] === 1;
 					break;
 				case COLON:
+					inLiteral = false;
+					break;
 				case SPACE:
 				case TAB:
 				case LINE_FEED:
 				case CARRIAGE_RETURN:
 					inLiteral = false;
+					while (index < length && SEPARATOR[bytes[index]] === SPACE_CLASS) index++;
 					break;
 				default:
 					if (!inLiteral) {
@@ -139,6 +168,8 @@ export class JsonScan {
 						expectsKey = false;
 						if (++values > bounds.values) excess = 'values';
 					}
+					// The rest of a number or a literal: nothing in it counts.
+					while (index < length && SEPARATOR[bytes[index]] === 0) index++;
 			}
 			if (excess) break;
 		}
