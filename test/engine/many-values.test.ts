@@ -60,7 +60,7 @@ it(`${ITEMS} reads of just under 1 MiB of empty objects each end refused, in a h
 	// A figure to read, not to bound: load and the collector move it.
 	process.stdout.write(
 		`${ITEMS} reads of ${(MIB - 1).toLocaleString('en')}-byte answers of empty objects: peak heap ${(run.peakHeapUsed / MIB).toFixed(1)} MiB ` +
-			`(limit ${HEAP_MIB} MiB), ${faulted.length} answers served, ${faulted.filter((request) => request.answered).length} of them read whole\n`,
+			`(limit ${HEAP_MIB} MiB); ${faulted.length} answers served, ${faulted.filter((request) => request.answered).length} of them handed whole to the kernel before the node hung up\n`,
 	);
 	expect(run.error).toBeUndefined();
 	expect(run.itemErrors).toHaveLength(ITEMS);
