@@ -7,7 +7,8 @@
 // BENCH_N items per run (1000), BENCH_LATENCY_MS sandbox latency for the throughput and clean-up runs (50),
 // BENCH_ROUNDS rounds of the overhead comparison (6), BENCH_MEMORY_N item counts of the memory runs (1000,10000).
 // BENCH_ONLY=capacity runs only the section "a gateway of unknown capacity" and writes bench/results-capacity.json;
-// BENCH_ONLY=trigger only "the trigger under replays", into bench/results-trigger.json.
+// BENCH_ONLY=trigger only "the trigger under replays", into bench/results-trigger.json; BENCH_ONLY=answers only
+// "answer handling", this build beside commit 66efd05's, into bench/results-answers.json.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -19,6 +20,7 @@ const { floorStatusOfAll } = require('./lib/floor-node');
 const { httpRequestStatusOfAll, untunedStatusOfAll } = require('./lib/untuned');
 const { unknownCapacity } = require('./lib/capacity');
 const { triggerReplays } = require('./lib/trigger-replays');
+const { answerHandling } = require('./lib/answers');
 const { cleanUpCards, paidOrders, statusOfAll, storeCards } = require('./lib/node-runs');
 const { plainClient } = require('./lib/plain-client');
 const { timed } = require('./lib/pool');
@@ -38,7 +40,8 @@ const CLEANUP = { customers: 200, cardsEach: 5, concurrency: 10 };
 const UNTUNED = { items: 300, latencyMs: 1000 };
 
 const ONLY = process.env.BENCH_ONLY || undefined;
-if (ONLY !== undefined && !['capacity', 'trigger'].includes(ONLY)) throw new Error(`BENCH_ONLY must be "capacity" or "trigger", not "${ONLY}"`);
+const SECTIONS = ['capacity', 'trigger', 'answers'];
+if (ONLY !== undefined && !SECTIONS.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${SECTIONS.join(', ')}, not "${ONLY}"`);
 const CAPACITY_ITEMS = 1000;
 
 const RESULTS_FILE = path.join(__dirname, ONLY ? `results-${ONLY}.json` : 'results.json');
@@ -287,17 +290,27 @@ async function everySection(sandbox, results) {
 	progress('the trigger under replays ...');
 	results.triggerReplays = await triggerReplays(sandbox, allOrderIds, undefined, progress);
 
+	progress('answer handling, before and after ...');
+	results.answers = await answerHandling(sandbox, allOrderIds, progress);
+
 	progress('memory ...');
 	results.memory = await memory(sandbox, allOrderIds, plain.headers);
 }
 
 /** Only one section: paid orders, then its runs. */
-async function capacityOnly(sandbox, results) {
+async function oneSection(sandbox, results) {
 	if (ONLY === 'trigger') {
 		progress('setting up 200 paid orders ...');
 		const { orderIds } = await paidOrders(sandbox, 200);
 		progress('the trigger under replays ...');
 		results.triggerReplays = await triggerReplays(sandbox, orderIds, undefined, progress);
+		return;
+	}
+	if (ONLY === 'answers') {
+		progress('setting up 200 paid orders ...');
+		const { orderIds } = await paidOrders(sandbox, 200);
+		progress('answer handling, before and after ...');
+		results.answers = await answerHandling(sandbox, orderIds, progress);
 		return;
 	}
 	progress(`setting up ${CAPACITY_ITEMS} paid orders ...`);
@@ -315,7 +328,7 @@ async function main() {
 	};
 	const sandbox = await startSandboxProcess();
 	try {
-		if (ONLY) await capacityOnly(sandbox, results);
+		if (ONLY) await oneSection(sandbox, results);
 		else await everySection(sandbox, results);
 	} finally {
 		await sandbox.close();

@@ -11,6 +11,11 @@ const { checkEcho, echoOf } = require('./echoes');
 const MIB = 1024 * 1024;
 const HUGE_MIN_BYTES = 64; // room for the envelope around the padding
 const CHUNK = Buffer.alloc(64 * 1024, 'x');
+const SPACES = Buffer.alloc(64 * 1024, ' ');
+// `,{}` repeated, a multiple of its 3 bytes long, so that a cut at a multiple of 3 ends on a whole object.
+const EMPTY_OBJECTS = Buffer.from(',{}'.repeat(21845));
+const MANY_VALUES_HEAD = '{"resCode":200,"status":"success","data":[{}';
+const MANY_VALUES_TAIL = ']}';
 
 const failureMessage = (status) => (status === 429 ? 'Too many requests' : 'Service temporarily unavailable');
 
@@ -18,12 +23,12 @@ function retryAfterHeader(fault) {
 	return fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) };
 }
 
-/** Writes `total` bytes of `CHUNK` as fast as the client reads them; stops when the client goes. */
-function pump(res, total, done) {
+/** Writes `total` bytes of `chunk` as fast as the client reads them; stops when the client goes. */
+function pump(res, total, done, chunk = CHUNK) {
 	let left = total;
 	const more = () => {
 		while (left > 0 && !res.destroyed) {
-			const piece = left >= CHUNK.length ? CHUNK : CHUNK.subarray(0, left);
+			const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
 			left -= piece.length;
 			if (!res.write(piece)) return res.once('drain', more);
 		}
@@ -147,11 +152,25 @@ const KINDS = {
 	huge: {
 		processed: false,
 		respond({ res, sendHead }, fault) {
-			const head = '{"resCode":200,"status":"success","data":{"padding":"';
-			const tail = '"}}';
+			// Spaces between the envelope's tokens: large, yet few values and no long text.
+			const [head, tail, chunk] =
+				fault.fill === 'spaces'
+					? ['{"resCode":200,"status":"success","data":{"padding":""}', '}', SPACES]
+					: ['{"resCode":200,"status":"success","data":{"padding":"', '"}}', CHUNK];
 			sendHead(200, { 'Content-Length': fault.sizeBytes }, 200);
 			res.write(head);
-			pump(res, fault.sizeBytes - head.length - tail.length, () => res.end(tail));
+			pump(res, fault.sizeBytes - head.length - tail.length, () => res.end(tail), chunk);
+		},
+	},
+	// Small in bytes per value: about 350,000 empty objects in 1 MiB, which parsed take some 20 times that in memory.
+	'many-values': {
+		processed: false,
+		respond({ res, sendHead }, fault) {
+			const room = fault.sizeBytes - MANY_VALUES_HEAD.length - MANY_VALUES_TAIL.length;
+			const objects = room - (room % 3);
+			sendHead(200, { 'Content-Length': fault.sizeBytes }, 200);
+			res.write(MANY_VALUES_HEAD);
+			pump(res, objects, () => res.end(`${' '.repeat(room % 3)}${MANY_VALUES_TAIL}`), EMPTY_OBJECTS);
 		},
 	},
 	deep: {
@@ -212,11 +231,16 @@ function normalizeFault(options = {}) {
 			throw new TypeError('bytesPerSecond must be a number greater than 0');
 		}
 	}
-	if (kind === 'huge') {
-		fault.sizeBytes = options.sizeBytes ?? 64 * MIB;
+	if (kind === 'huge' || kind === 'many-values') {
+		// many-values: just under 1 MiB, the node's bound in bytes, by default.
+		fault.sizeBytes = options.sizeBytes ?? (kind === 'huge' ? 64 * MIB : MIB - 1);
 		if (!Number.isSafeInteger(fault.sizeBytes) || fault.sizeBytes < HUGE_MIN_BYTES) {
 			throw new TypeError(`sizeBytes must be an integer of at least ${HUGE_MIN_BYTES}`);
 		}
+	}
+	if (kind === 'huge') {
+		fault.fill = options.fill ?? 'text';
+		if (!['text', 'spaces'].includes(fault.fill)) throw new TypeError('fill must be "text" or "spaces"');
 	}
 	if (kind === 'deep') {
 		fault.depth = options.depth ?? 100000;

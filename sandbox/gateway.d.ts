@@ -47,6 +47,7 @@ export type FaultKind =
 	| 'redirect'
 	| 'truncated-json'
 	| 'empty'
+	| 'many-values'
 	| 'huge'
 	| 'deep';
 
@@ -101,8 +102,10 @@ export interface FaultOptions {
 	body?: unknown;
 	/** 'slow-body': default 5. */
 	bytesPerSecond?: number;
-	/** 'huge': default 64 MiB. */
+	/** 'huge': default 64 MiB; 'many-values': default 1 MiB - 1 byte. */
 	sizeBytes?: number;
+	/** 'huge': what fills it, one long text (default) or spaces between the envelope's tokens. */
+	fill?: 'text' | 'spaces';
 	/** 'deep': default 100000. */
 	depth?: number;
 	/** 'echo-encoded': how the echo is written (sandbox/echoes.js). */
@@ -137,6 +140,7 @@ export interface PendingFault extends Required<Pick<FaultOptions, 'match' | 'kin
 	body?: unknown;
 	bytesPerSecond?: number;
 	sizeBytes?: number;
+	fill?: 'text' | 'spaces';
 	depth?: number;
 	form?: EchoForm;
 	of?: FaultOptions['of'];

@@ -2,6 +2,7 @@
 
 // The table `npm run bench` prints, from the results it writes to bench/results.json.
 
+const { printAnswerHandling } = require('./answers');
 const { printUnknownCapacity } = require('./capacity');
 
 const ms = (value, digits = 2) => value.toFixed(digits);
@@ -156,6 +157,7 @@ function printReport(results) {
 	printUntuned(results.untuned);
 	printUnknownCapacity(results.capacity);
 	printTriggerReplays(results.triggerReplays);
+	printAnswerHandling(results.answers);
 	if (results.memory) printMemory(results.memory);
 }
 

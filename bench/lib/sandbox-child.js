@@ -27,6 +27,8 @@ async function main() {
 	const operations = {
 		setLatency: (ms) => sandbox.setLatency(ms),
 		setCapacity: (settings) => sandbox.setCapacity(settings),
+		injectFault: (fault) => sandbox.injectFault(fault),
+		clearFaults: () => sandbox.clearFaults(),
 		// The log keeps every request with its headers: read a summary and drop it between runs.
 		takeLog: () => {
 			const summary = {

@@ -40,6 +40,9 @@ async function startSandboxProcess() {
 		setLatency: (ms) => call('setLatency', ms),
 		/** `{ serves, retryAfter }`, or null for no limit (sandbox/README.md, Capacity). */
 		setCapacity: (settings) => call('setCapacity', settings),
+		/** A fault for the next matching requests (sandbox/README.md, Faults); clearFaults drops those left. */
+		injectFault: (fault) => call('injectFault', fault),
+		clearFaults: () => call('clearFaults'),
 		/** `{ count, byStatus, byMethod, first, maxInFlight, spanMs }` of the requests since the last call; empties the log. */
 		takeLog: () => call('takeLog'),
 		close: () =>

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject, parseJson } from '../PaymentGateway/helpers/json';
+import { isPlainObject, MAX_JSON_DEPTH, MAX_JSON_VALUES, parseJson } from '../PaymentGateway/helpers/json';
 import { scalarText } from '../PaymentGateway/helpers/text';
 import { isRefundStatus } from '../PaymentGateway/shared/confirm';
 
@@ -12,10 +12,11 @@ export interface Notification extends IDataObject {
 
 export type Outcome = 'succeeded' | 'failed' | 'refunded' | 'other';
 
-/** Real notifications are under 2 KiB and nest two levels deep; far more is refused before it is walked or matched. */
+/**
+ * Real notifications are under 2 KiB and nest two levels deep; far more is refused before it is walked or matched, in
+ * values and depth by the bounds of the gateway's answers.
+ */
 export const MAX_NOTIFICATION_BYTES = 64 * 1024;
-const MAX_DEPTH = 16;
-const MAX_VALUES = 2000;
 /** The longest text a notification's field may hold (a redirect URL is the longest real one). */
 export const MAX_FIELD_CHARS = 2048;
 /** Ids are signed and go into the re-check's path: the gateway's are under 64 characters. */
@@ -36,13 +37,13 @@ class TooLarge extends Error {}
  * bounded here, before anything matches it: the field that is too long or too deep is named.
  */
 function trimmed(value: unknown, path: string, budget: { values: number }, depth = 0): unknown {
-	if (--budget.values < 0) throw new TooLarge(`body has more than ${MAX_VALUES} values (at field ${path || 'body'})`);
+	if (--budget.values < 0) throw new TooLarge(`body has more than ${MAX_JSON_VALUES} values (at field ${path || 'body'})`);
 	if (typeof value === 'string') {
 		if (value.length > MAX_FIELD_CHARS) throw new TooLarge(`field ${path || 'body'} is longer than ${MAX_FIELD_CHARS} characters`);
 		return value.trim();
 	}
 	if (value === null || typeof value !== 'object') return value;
-	if (depth >= MAX_DEPTH) throw new TooLarge(`field ${path || 'body'} nests deeper than ${MAX_DEPTH} levels`);
+	if (depth >= MAX_JSON_DEPTH) throw new TooLarge(`field ${path || 'body'} nests deeper than ${MAX_JSON_DEPTH} levels`);
 	if (Array.isArray(value)) return value.map((entry, index) => trimmed(entry, `${path}[${index}]`, budget, depth + 1));
 	return Object.fromEntries(
 		Object.entries(value).map(([key, entry]) => {
@@ -104,7 +105,7 @@ export function readNotification(body: unknown, rawBody: unknown): Notification 
 	}
 	let parsed: IDataObject;
 	try {
-		parsed = trimmed(json, '', { values: MAX_VALUES }) as IDataObject;
+		parsed = trimmed(json, '', { values: MAX_JSON_VALUES }) as IDataObject;
 	} catch (error) {
 		// Only a bound throws there (a stack overflow cannot happen: the depth is bounded first).
 		const why = error instanceof TooLarge ? `its ${error.message.replace(/^body /, '')}` : 'it cannot be read';

@@ -7,8 +7,8 @@ import { READ, WRITE } from '../support/bad-answers';
 import type { Sandbox } from '../support/fixtures';
 import { sandboxCredentials, startSandbox, withoutSubject } from '../support/fixtures';
 
-// A gateway's largest answers: many megabytes, JSON nested a hundred thousand deep, a body that never ends. Each
-// must end in a clear error naming the operation, without filling memory. The node runs in a process of its own
+// A gateway's largest answers: many megabytes, a million empty objects, JSON nested a hundred thousand deep, a body
+// that never ends. Each must end in a clear error naming the operation and the bound, without filling memory. The node runs in a process of its own
 // (test/support/memory-child.js), so that its memory is measured where nothing else runs: in this jest worker the
 // sandbox's queued answer, other tests' leftovers and the collector's timing would move the figures.
 
@@ -54,10 +54,13 @@ async function measuredInChild(parameters: object, fault: FaultOptions & { match
 
 describe('answers too large or too deep are not read: a clear error, memory bounded', () => {
 	const cases: Array<[string, FaultOptions, RegExp]> = [
-		['64 MiB of valid JSON', { kind: 'huge', sizeBytes: 64 * MIB }, /an answer larger than 1 MiB, which was not read \[item 0\]$/],
-		['JSON nested 100,000 deep', { kind: 'deep', depth: 100_000 }, /nested deeper than 64 levels, which was not read \[item 0\]$/],
-		['JSON nested 400,000 deep (800 kB, under the size limit)', { kind: 'deep', depth: 400_000 }, /nested deeper than 64 levels, which was not read \[item 0\]$/],
-		['a body that never ends', { kind: 'endless' }, /an answer larger than 1 MiB, which was not read \[item 0\]$/],
+		['64 MiB of valid JSON, spaces between its tokens', { kind: 'huge', sizeBytes: 64 * MIB, fill: 'spaces' }, /an answer larger than 1 MiB, which was not read \[item 0\]$/],
+		// One long text: its bound ends the read long before the size's.
+		['64 MiB of valid JSON, one text', { kind: 'huge', sizeBytes: 64 * MIB }, /an answer with a text longer than 64 KiB, which was not read \[item 0\]$/],
+		['just under 1 MiB of empty objects', { kind: 'many-values' }, /an answer with more than 2000 values, which was not read \[item 0\]$/],
+		['JSON nested 100,000 deep', { kind: 'deep', depth: 100_000 }, /nested deeper than 16 levels, which was not read \[item 0\]$/],
+		['JSON nested 400,000 deep (800 kB, under the size limit)', { kind: 'deep', depth: 400_000 }, /nested deeper than 16 levels, which was not read \[item 0\]$/],
+		['a body that never ends', { kind: 'endless' }, /an answer with a text longer than 64 KiB, which was not read \[item 0\]$/],
 	];
 	for (const operation of [READ, WRITE]) {
 		it.each(cases)(`${operation.label}: %s`, async (_name, fault, message) => {
@@ -65,7 +68,7 @@ describe('answers too large or too deep are not read: a clear error, memory boun
 			// Max Retries 0: one answer read and measured (by default the read would be asked again).
 			const parameters = { ...(await operation.parameters(sandbox)), options: { timeout: 20_000, maxRetries: 0 } };
 			const run = await measuredInChild(parameters, { match: operation.match, ...fault });
-			// The message says which limit ended the read: the size or depth limit, not the time-out.
+			// The message says which bound ended the read (size, values, depth, text), not the time-out.
 			expect(run.error?.message).toMatch(new RegExp(`^${operation.label}: `));
 			expect(withoutSubject(run.error?.message)).toMatch(message);
 			expect(run.error?.description).toEqual(expect.any(String));

@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { AxiosResponse } from 'axios';
 import type { Readable } from 'node:stream';
+import type { FaultOptions } from '../../sandbox/gateway';
 import { until } from '../support/until';
 import { axios, call, checkStatus, control, createOrder, initiateBody, orderBody, useSandbox } from './support';
 
@@ -192,6 +193,32 @@ test('huge: a smaller size parses as JSON', async () => {
 	const res = await call('GET', '/customer/c1/digitalCards', undefined, { axios: asText });
 	expect(Buffer.byteLength(res.data)).toBe(100000);
 	expect(JSON.parse(res.data)).toMatchObject({ resCode: 200, status: 'success', data: { padding: expect.any(String) } });
+});
+
+test('huge with fill "spaces": the same size of valid JSON, spaces between its tokens', async () => {
+	sb().injectFault({ match: '/digitalCards', kind: 'huge', sizeBytes: 100000, fill: 'spaces' });
+	const res = await call('GET', '/customer/c1/digitalCards', undefined, { axios: asText });
+	expect(Buffer.byteLength(res.data)).toBe(100000);
+	expect(JSON.parse(res.data)).toEqual({ resCode: 200, status: 'success', data: { padding: '' } });
+	expect(() => sb().injectFault({ kind: 'huge', fill: 'zeros' } as unknown as FaultOptions)).toThrow(/fill must be/);
+});
+
+test('many-values: just under 1 MiB of empty objects by default, valid JSON of exactly sizeBytes, streamed', async () => {
+	sb().injectFault({ match: '/digitalCards', kind: 'many-values' });
+	const res = await call('GET', '/customer/c1/digitalCards', undefined, { axios: asText });
+	expect(res.status).toBe(200);
+	expect(Number(res.headers['content-length'])).toBe(MIB - 1);
+	expect(Buffer.byteLength(res.data)).toBe(MIB - 1);
+	const parsed = JSON.parse(res.data);
+	expect(parsed).toMatchObject({ resCode: 200, status: 'success' });
+	expect(parsed.data.length).toBeGreaterThan(349_000);
+	expect(parsed.data.every((entry: unknown) => JSON.stringify(entry) === '{}')).toBe(true);
+	for (const sizeBytes of [64, 100, 101, 102]) {
+		sb().injectFault({ match: '/digitalCards', kind: 'many-values', sizeBytes });
+		const small = await call('GET', '/customer/c1/digitalCards', undefined, { axios: asText });
+		expect(Buffer.byteLength(small.data)).toBe(sizeBytes);
+		expect(JSON.parse(small.data).data).toEqual(expect.arrayContaining([{}]));
+	}
 });
 
 test('deep: a valid JSON envelope whose data nests 100000 arrays', async () => {

@@ -4,7 +4,8 @@
 // memory.ts), so that the memory measured is the node's alone: a jest worker's heap holds what other tests left
 // and what the sandbox queued, and the collector runs when they make it. The parent sends the run's options and
 // `measure`; this process runs once unmeasured (code loaded and compiled, the error's path taken), then once measured,
-// and answers with the run's error and its memory: growth at the peak, and what stays after full collections.
+// and answers with the run's error, each output item's error, and its memory: growth at the peak, the heap's peak, and
+// what stays after full collections.
 
 require('./load-ts');
 
@@ -44,16 +45,26 @@ process.on('message', async ({ warmUp, measure }) => {
 		return;
 	}
 	const before = { ...memory(), js: await collected() };
-	const peak = { ...before };
+	const peak = { ...before, heapUsed: process.memoryUsage().heapUsed };
 	const sampler = setInterval(() => {
 		const now = memory();
 		peak.js = Math.max(peak.js, now.js);
 		peak.rss = Math.max(peak.rss, now.rss);
+		peak.heapUsed = Math.max(peak.heapUsed, process.memoryUsage().heapUsed);
 	}, SAMPLE_EVERY_MS);
 	const result = await run(measure);
 	clearInterval(sampler);
 	const kept = await collected();
 	const { message, description } = result.error ?? {};
-	process.send({ error: result.error && { message, description }, peakJs: peak.js - before.js, peakRss: peak.rss - before.rss, keptJs: kept - before.js });
+	process.send({
+		error: result.error && { message, description },
+		// Each output item's error, for a run with Continue On Fail: what ended it.
+		itemErrors: result.items.map((item) => (typeof item.json.error === 'string' ? item.json.error : null)),
+		peakJs: peak.js - before.js,
+		peakRss: peak.rss - before.rss,
+		keptJs: kept - before.js,
+		// The heap in use at its highest, not the growth: what a limit such as --max-old-space-size weighs.
+		peakHeapUsed: peak.heapUsed,
+	});
 	process.disconnect();
 });
