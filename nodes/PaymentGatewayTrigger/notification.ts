@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject, MAX_JSON_DEPTH, MAX_JSON_VALUES, parseJson } from '../PaymentGateway/helpers/json';
+import type { JsonBounds, JsonExcess } from '../PaymentGateway/helpers/json';
+import { isPlainObject, MAX_JSON_DEPTH, MAX_JSON_VALUES, parseJson, valueExceeds } from '../PaymentGateway/helpers/json';
 import { scalarText } from '../PaymentGateway/helpers/text';
 import { isRefundStatus } from '../PaymentGateway/shared/confirm';
 
@@ -54,31 +55,22 @@ function trimmed(value: unknown, path: string, budget: { values: number }, depth
 	);
 }
 
+/** A record read whole, not from a request's bytes, bounded as a notification is: in all, and in any one text. */
+const RECORD_BOUNDS: JsonBounds = { values: MAX_JSON_VALUES, depth: MAX_JSON_DEPTH, textBytes: MAX_NOTIFICATION_BYTES, totalBytes: MAX_NOTIFICATION_BYTES };
+const RECORD_EXCESS: Record<JsonExcess, string> = {
+	values: `it has more than ${MAX_JSON_VALUES} values`,
+	depth: `it nests deeper than ${MAX_JSON_DEPTH} levels`,
+	textBytes: `it is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`,
+	totalBytes: `it is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`,
+};
+
 /**
- * Why a record read whole, not from a request's bytes (Status → Verify Signature's incoming item), cannot be a
- * notification: larger than one (its texts and names counted), more values or deeper; undefined when it is not. It
- * stops at the first bound passed, so that a record of megabytes costs no more than one at the bound.
+ * Why a record read whole (Status → Verify Signature's incoming item) cannot be a notification; undefined when it can.
+ * It stops at the first bound passed, so that a record of megabytes costs no more than one at the bound.
  */
 export function oversizeOf(record: unknown): string | undefined {
-	let size = 0;
-	let values = 0;
-	const tooLarge = `it is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`;
-	const walk = (value: unknown, depth: number): string | undefined => {
-		if (++values > MAX_VALUES) return `it has more than ${MAX_VALUES} values`;
-		if (value === null || typeof value !== 'object') {
-			size += typeof value === 'string' ? value.length + 2 : 8;
-			return size > MAX_NOTIFICATION_BYTES ? tooLarge : undefined;
-		}
-		if (depth >= MAX_DEPTH) return `it nests deeper than ${MAX_DEPTH} levels`;
-		for (const key in value) {
-			if (!Object.hasOwn(value, key)) continue;
-			size += key.length + 4;
-			const found = size > MAX_NOTIFICATION_BYTES ? tooLarge : walk((value as IDataObject)[key], depth + 1);
-			if (found) return found;
-		}
-		return undefined;
-	};
-	return walk(record, 0);
+	const excess = valueExceeds(record, RECORD_BOUNDS);
+	return excess && RECORD_EXCESS[excess];
 }
 
 /** The request's own bytes decide when n8n kept them: a form or other non-JSON body is not a notification. */

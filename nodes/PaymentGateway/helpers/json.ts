@@ -14,13 +14,6 @@ export function isPlainObject(value: unknown): value is IDataObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** True when arrays and objects nest deeper than `limit`; it stops looking as soon as they do. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-	if (value === null || typeof value !== 'object') return false;
-	if (limit === 0) return true;
-	return Object.values(value).some((entry) => nestsDeeperThan(entry, limit - 1));
-}
-
 /**
  * Bounds of JSON from outside (the gateway's answers, notifications), counted the same way wherever they apply: every
  * object, array, string, number, true, false and null is a value, a key is not (it comes with its value). The
@@ -35,6 +28,11 @@ export interface JsonBounds {
 	depth: number;
 	/** The longest string, key or value, in bytes as written between its quotes (escapes included). */
 	textBytes: number;
+	/**
+	 * A value already parsed, as a whole: its texts and keys, and a few bytes for each other value (valueExceeds only;
+	 * a text's bytes are bounded where they are read).
+	 */
+	totalBytes?: number;
 }
 
 /** Which bound a JSON text exceeds. */
@@ -191,10 +189,15 @@ export class JsonScan {
  */
 export function valueExceeds(value: unknown, bounds: JsonBounds): JsonExcess | undefined {
 	let values = 0;
+	let bytes = 0;
+	const total = bounds.totalBytes ?? Infinity;
 	const visit = (entry: unknown, depth: number): JsonExcess | undefined => {
 		if (++values > bounds.values) return 'values';
-		if (typeof entry === 'string') return entry.length > bounds.textBytes ? 'textBytes' : undefined;
-		if (entry === null || typeof entry !== 'object') return undefined;
+		if (typeof entry === 'string') {
+			bytes += entry.length + 2;
+			return entry.length > bounds.textBytes ? 'textBytes' : bytes > total ? 'totalBytes' : undefined;
+		}
+		if (entry === null || typeof entry !== 'object') return (bytes += 8) > total ? 'totalBytes' : undefined;
 		if (depth === bounds.depth) return 'depth';
 		// By index: an array's entries are not copied out first, however many there are.
 		if (Array.isArray(entry)) {
@@ -206,6 +209,7 @@ export function valueExceeds(value: unknown, bounds: JsonBounds): JsonExcess | u
 		}
 		for (const key of Object.keys(entry)) {
 			if (key.length > bounds.textBytes) return 'textBytes';
+			if ((bytes += key.length + 4) > total) return 'totalBytes';
 			const excess = visit((entry as IDataObject)[key], depth + 1);
 			if (excess) return excess;
 		}

@@ -12,13 +12,14 @@ const MAX_ANSWER_TEXT_BYTES = 64 * 1024;
  * answers at once. Values and depth are bounded as for notifications, counted in the answer's bytes before it is
  * decoded or parsed.
  */
-const ANSWER_BOUNDS: JsonBounds = { values: MAX_JSON_VALUES, depth: MAX_JSON_DEPTH, textBytes: MAX_ANSWER_TEXT_BYTES };
+const ANSWER_BOUNDS: JsonBounds = { values: MAX_JSON_VALUES, depth: MAX_JSON_DEPTH, textBytes: MAX_ANSWER_TEXT_BYTES, totalBytes: MAX_ANSWER_BYTES };
 
 const TOO_LARGE = `an answer larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB, which was not read`;
 const BEYOND: Record<JsonExcess, string> = {
 	values: `an answer with more than ${MAX_JSON_VALUES} values, which was not read`,
 	depth: `an answer nested deeper than ${MAX_JSON_DEPTH} levels, which was not read`,
 	textBytes: `an answer with a text longer than ${MAX_ANSWER_TEXT_BYTES / 1024} KiB, which was not read`,
+	totalBytes: TOO_LARGE,
 };
 
 /** An answer arrived but cannot be one of the gateway's: too large, too many values, too deeply nested, too long a text. */

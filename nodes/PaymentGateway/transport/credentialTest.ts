@@ -11,7 +11,7 @@ import { PaymentGatewayApi } from '../../../credentials/PaymentGatewayApi.creden
 import { isPlainObject } from '../helpers/json';
 import { anyText, stringText } from '../helpers/text';
 import { baseAddresses, checkCredentialFields, InvalidCredential } from '../validation/credential';
-import { parseAnswer, readAnswer } from './answer';
+import { parseAnswer, readAnswer, UnreadableAnswer } from './answer';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
 import { gatewayMessage } from './errors';
 import type { NoAnswer } from './network';
@@ -114,7 +114,8 @@ async function send(host: ICredentialTestFunctions, probe: Probe, baseURL: strin
 			return { statusCode: response.statusCode };
 		}
 		const parsed = parseAnswer(await readAnswer(response.body, deadline));
-		return { statusCode: response.statusCode, body: isPlainObject(parsed) ? parsed : undefined };
+		// An answer out of bounds was not read: it is no answer of the gateway's.
+		return { statusCode: response.statusCode, body: isPlainObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined };
 	} catch (error) {
 		return { noAnswer: noAnswerOf(error, deadline) };
 	}
