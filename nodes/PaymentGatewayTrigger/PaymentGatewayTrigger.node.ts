@@ -9,12 +9,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { stringText } from '../PaymentGateway/helpers/text';
 import type { Confirmation } from '../PaymentGateway/shared/confirm';
-import { confirmedItem, confirmPayment, failureOf } from '../PaymentGateway/shared/confirm';
+import { claimsOf, confirmedItem, confirmPayment, failureOf } from '../PaymentGateway/shared/confirm';
 import { timeoutOption } from '../PaymentGateway/shared/options';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { UNKNOWN_ID } from '../PaymentGateway/transport/errors';
-import { NOTIFICATION, PAYMENT_RECORD } from '../PaymentGateway/shared/answers';
-import { declaredOutput } from '../PaymentGateway/transport/outputs';
+import { PAYMENT_RECORD } from '../PaymentGateway/shared/answers';
 import { funnelFor } from '../PaymentGateway/transport/redact';
 import { CREDENTIAL_TEST_NAME, testGatewayCredential } from '../PaymentGateway/transport/credentialTest';
 import type { Endpoint } from '../PaymentGateway/transport/request';
@@ -196,7 +195,7 @@ export class PaymentGatewayTrigger implements INodeType {
 
 		// Of what the notification carries, only a notification's declared fields reach the item, each of its kind.
 		const funnel = funnelFor({ clientId: stringText(credentials.clientId), clientSecret: secret, cardEncryptionKey: stringText(credentials.cardEncryptionKey) });
-		const claims = { ...declaredOutput(NOTIFICATION, notification, funnel), orderId: notification.orderId, paymentId: notification.paymentId };
+		const claims = { ...claimsOf(notification, funnel), orderId: notification.orderId, paymentId: notification.paymentId };
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const node = this.getNode();
 		const scope = `${this.getWorkflow().id ?? ''}\u0000${node.name}`;

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { JsonBounds, JsonExcess } from '../PaymentGateway/helpers/json';
-import { isPlainObject, MAX_JSON_DEPTH, MAX_JSON_VALUES, parseJson, valueExceeds } from '../PaymentGateway/helpers/json';
+import { isPlainObject, MAX_JSON_DEPTH, MAX_JSON_VALUES, parseJson } from '../PaymentGateway/helpers/json';
 import { scalarText } from '../PaymentGateway/helpers/text';
-import { isRefundStatus } from '../PaymentGateway/shared/confirm';
+import { flatRecord, isRefundStatus, MAX_NOTIFICATION_BYTES } from '../PaymentGateway/shared/confirm';
 
 /** A notification as the trigger emits it: flat, values trimmed, with the ids it is signed over. */
 export interface Notification extends IDataObject {
@@ -13,11 +12,7 @@ export interface Notification extends IDataObject {
 
 export type Outcome = 'succeeded' | 'failed' | 'refunded' | 'other';
 
-/**
- * Real notifications are under 2 KiB and nest two levels deep; far more is refused before it is walked or matched, in
- * values and depth by the bounds of the gateway's answers.
- */
-export const MAX_NOTIFICATION_BYTES = 64 * 1024;
+export { MAX_NOTIFICATION_BYTES };
 /** The longest text a notification's field may hold (a redirect URL is the longest real one). */
 export const MAX_FIELD_CHARS = 2048;
 /** Ids are signed and go into the re-check's path: the gateway's are under 64 characters. */
@@ -55,24 +50,6 @@ function trimmed(value: unknown, path: string, budget: { values: number }, depth
 	);
 }
 
-/** A record read whole, not from a request's bytes, bounded as a notification is: in all, and in any one text. */
-const RECORD_BOUNDS: JsonBounds = { values: MAX_JSON_VALUES, depth: MAX_JSON_DEPTH, textBytes: MAX_NOTIFICATION_BYTES, totalBytes: MAX_NOTIFICATION_BYTES };
-const RECORD_EXCESS: Record<JsonExcess, string> = {
-	values: `it has more than ${MAX_JSON_VALUES} values`,
-	depth: `it nests deeper than ${MAX_JSON_DEPTH} levels`,
-	textBytes: `it is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`,
-	totalBytes: `it is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`,
-};
-
-/**
- * Why a record read whole (Status → Verify Signature's incoming item) cannot be a notification; undefined when it can.
- * It stops at the first bound passed, so that a record of megabytes costs no more than one at the bound.
- */
-export function oversizeOf(record: unknown): string | undefined {
-	const excess = valueExceeds(record, RECORD_BOUNDS);
-	return excess && RECORD_EXCESS[excess];
-}
-
 /** The request's own bytes decide when n8n kept them: a form or other non-JSON body is not a notification. */
 function jsonOf(body: unknown, rawBody: unknown): unknown {
 	const raw = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : typeof body === 'string' ? body : '';
@@ -104,7 +81,7 @@ export function readNotification(body: unknown, rawBody: unknown): Notification 
 		return new RefusedNotification(oversized ? 413 : 400, `Not a payment notification: ${why}`);
 	}
 	if (oversized) return new RefusedNotification(413, `Not a payment notification: the body is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`);
-	const flat = isPlainObject(parsed.data) ? { eventType: parsed.eventType ?? null, ...parsed.data } : parsed;
+	const flat = flatRecord(parsed);
 	const orderId = scalarText(flat.orderId) ?? '';
 	const paymentId = scalarText(flat.paymentId) ?? '';
 	if (!orderId || !paymentId) return new RefusedNotification(400, NOT_A_NOTIFICATION);

@@ -27,7 +27,7 @@ const REFUND_FIELDS: Shape = {
 	refundId: 'id',
 	paymentId: 'id',
 	orderId: 'id',
-	receiptId: 'id',
+	receiptId: 'receipt',
 	status: 'word',
 	paymentStatus: 'word',
 	paymentMethod: 'word',
@@ -36,21 +36,21 @@ const REFUND_FIELDS: Shape = {
 	initiatedAt: 'time',
 	completedAt: 'time',
 	compltedAt: 'time',
-	signature: 'id',
-	signarture: 'id',
+	signature: 'signature',
+	signarture: 'signature',
 };
 
 /** Order → Create: `data` of POST /order. */
-export const ORDER: Shape = { orderId: 'id', receiptId: 'id', amount: 'amount', currency: 'currency', status: 'word', description: 'message' };
+export const ORDER: Shape = { orderId: 'id', receiptId: 'receipt', amount: 'amount', currency: 'currency', status: 'word', description: 'message' };
 
 /** Order → Create Checkout: the flat answer of create-checkout. */
-export const CHECKOUT_ORDER: Shape = { ...ENVELOPE, orderId: 'id', receiptId: 'id', amount: 'amount', currency: 'currency' };
+export const CHECKOUT_ORDER: Shape = { ...ENVELOPE, orderId: 'id', receiptId: 'receipt', amount: 'amount', currency: 'currency' };
 
 /** Transaction → Initiate: `data` of POST /transaction/initiate. */
 export const PAYMENT: Shape = {
 	paymentId: 'id',
 	orderId: 'id',
-	receiptId: 'id',
+	receiptId: 'receipt',
 	paymentStatus: 'word',
 	status: 'word',
 	amount: 'amount',
@@ -80,11 +80,11 @@ export const ORDER_STATUS: Shape = {
 	...ENVELOPE,
 	orderId: 'id',
 	paymentId: 'id',
-	receiptId: 'id',
+	receiptId: 'receipt',
 	paymentStatus: 'word',
 	amount: 'amount',
 	currency: 'currency',
-	signature: 'id',
+	signature: 'signature',
 	timestamp: 'time',
 	paymentDetails: PAYMENT_DETAILS,
 };
@@ -110,21 +110,20 @@ export const CARD: Shape = { digitalCard: DIGITAL_CARD, remainingLimit: 'count' 
 export const CARD_DELETED: Shape = { customerId: 'id', digitalCardId: 'id' };
 
 /**
- * A notification, flat (a wrapped one's `data` with its `eventType`), or a status record a customer's browser brings
- * back: what the trigger and Status → Verify Signature output of it, as the sender's claims; Verify Signature takes a
- * wrapped one as it is.
+ * A notification, or a status record a customer's browser brings back, flat (a wrapped one's `data` with its
+ * `eventType`, confirm.ts flatRecord): what the trigger and Status → Verify Signature output of it, as the sender's claims.
  */
-const NOTIFICATION_FIELDS: Shape = {
+export const NOTIFICATION: Shape = {
 	eventType: 'word',
 	orderId: 'id',
 	paymentId: 'id',
 	refundId: 'id',
 	status: 'word',
 	paymentStatus: 'word',
-	receiptId: 'id',
+	receiptId: 'receipt',
 	amount: 'amount',
 	currency: 'currency',
-	signature: 'id',
+	signature: 'signature',
 	timestamp: 'time',
 	paymentDetails: PAYMENT_DETAILS,
 	failureReason: 'message',
@@ -135,7 +134,5 @@ const NOTIFICATION_FIELDS: Shape = {
 	notifiedPaymentStatus: 'word',
 	notifiedAmount: 'amount',
 	notifiedCurrency: 'currency',
-	notifiedReceiptId: 'id',
+	notifiedReceiptId: 'receipt',
 };
-
-export const NOTIFICATION: Shape = { ...NOTIFICATION_FIELDS, data: NOTIFICATION_FIELDS };

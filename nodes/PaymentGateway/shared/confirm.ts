@@ -1,7 +1,11 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { anyText, scalarText } from '../helpers/text';
-import { PROGRESS_FIELDS } from './answers';
+import type { JsonBounds, JsonExcess } from '../helpers/json';
+import { isPlainObject, MAX_JSON_DEPTH, MAX_JSON_VALUES, valueExceeds } from '../helpers/json';
+import { declaredOutput, QuotesSecret } from '../transport/outputs';
+import type { Funnel } from '../transport/redact';
+import { NOTIFICATION, PROGRESS_FIELDS } from './answers';
 import type { CallSettings, Gateway } from '../transport/request';
 import { fetchPaymentStatus } from './paymentStatus';
 
@@ -23,6 +27,52 @@ const CLAIM_NAMES = {
 } as const;
 
 type Confirmable = Exclude<keyof typeof CLAIM_NAMES, 'paymentStatus'>;
+
+/**
+ * Real notifications are under 2 KiB and nest two levels deep; far more is refused before it is walked or matched, in
+ * values and depth by the bounds of the gateway's answers.
+ */
+export const MAX_NOTIFICATION_BYTES = 64 * 1024;
+
+/** A record read whole, not from a request's bytes, bounded as a notification is: in all, and in any one text. */
+const RECORD_BOUNDS: JsonBounds = { values: MAX_JSON_VALUES, depth: MAX_JSON_DEPTH, textBytes: MAX_NOTIFICATION_BYTES, totalBytes: MAX_NOTIFICATION_BYTES };
+const RECORD_EXCESS: Record<JsonExcess, string> = {
+	values: `it has more than ${MAX_JSON_VALUES} values`,
+	depth: `it nests deeper than ${MAX_JSON_DEPTH} levels`,
+	textBytes: `it is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`,
+	totalBytes: `it is larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB`,
+};
+
+/**
+ * Why a record read whole (Status → Verify Signature's incoming item) cannot be a notification; undefined when it can.
+ * It stops at the first bound passed, so that a record of megabytes costs no more than one at the bound.
+ */
+export function oversizeOf(record: unknown): string | undefined {
+	const excess = valueExceeds(record, RECORD_BOUNDS);
+	return excess && RECORD_EXCESS[excess];
+}
+
+/**
+ * A record as the trigger and Verify Signature read it: flat, a wrapped one (`{ eventType, data: { … } }`, as the test
+ * environment sends them) as its `data` with its `eventType`. Only one level: what a record wraps further is no
+ * field of a notification, and is left out.
+ */
+export function flatRecord(record: IDataObject): IDataObject {
+	return isPlainObject(record.data) ? { eventType: record.eventType ?? null, ...record.data } : record;
+}
+
+/**
+ * The claims of a record: its declared fields (shared/answers.ts NOTIFICATION) of their kinds. A record whose fields
+ * together quote a secret or card data keeps none of them: its ids, checked by the signature, are all it brings.
+ */
+export function claimsOf(record: IDataObject, funnel: Funnel): IDataObject {
+	try {
+		return declaredOutput(NOTIFICATION, withoutNodeValues(flatRecord(record)), funnel);
+	} catch (error) {
+		if (error instanceof QuotesSecret) return {};
+		throw error;
+	}
+}
 
 /** What the trigger and Verify Signature set themselves: replaced in an item they check again, never taken from it. */
 const NODE_NAMES = ['statusVerified', 'statusMismatch', 'recheckError', 'signatureValid', 'confirmationError', 'droppedFields'];

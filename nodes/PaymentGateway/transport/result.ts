@@ -3,7 +3,7 @@ import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 import { isPlainObject } from '../helpers/json';
 import { gatewayError, gatewayMessage } from './errors';
 import { knownFailureFields } from './failureFields';
-import { declaredOutput } from './outputs';
+import { declaredOutput, QuotesSecret } from './outputs';
 import type { Funnel } from './redact';
 import { cardDataFunnel } from './redact';
 import type { GatewayCall } from './types';
@@ -83,7 +83,7 @@ export function dataOfAnswer(
 		(body.status === 'failure' && (call.family === 'short' || record.orderId === undefined));
 	if (failed) {
 		const known = knownFailureFields(body, funnel);
-		if (call.failureIsData?.(known)) return declaredOutput(call.endpoint.answer, body, funnel);
+		if (call.failureIsData?.(known)) return declaredOf(node, call, itemIndex, body, funnel);
 		const error = gatewayError(node, call.endpoint, itemIndex, {
 			resCode: resCode ?? httpStatus,
 			httpStatus,
@@ -109,5 +109,15 @@ export function dataOfAnswer(
 		});
 	}
 	// Check-status is documented flat, but one sample integration reads it under `data`.
-	return declaredOutput(call.endpoint.answer, call.family === 'short' ? nested : record, funnel);
+	return declaredOf(node, call, itemIndex, call.family === 'short' ? nested : record, funnel);
+}
+
+/** What the endpoint declares of an answer; one whose fields together quote a secret is no answer to read. */
+function declaredOf(node: INode, call: GatewayCall, itemIndex: number, record: unknown, funnel: Funnel): IDataObject {
+	try {
+		return declaredOutput(call.endpoint.answer, record, funnel);
+	} catch (error) {
+		if (error instanceof QuotesSecret) throw unreadableAnswerError(node, call, itemIndex, error.message, 200);
+		throw error;
+	}
 }

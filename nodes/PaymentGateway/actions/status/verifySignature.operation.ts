@@ -1,14 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { oversizeOf } from '../../../PaymentGatewayTrigger/notification';
-import { NOTIFICATION, PAYMENT_RECORD } from '../../shared/answers';
-import { claimsSetAside, confirmedItem, confirmPayment, withoutNodeValues } from '../../shared/confirm';
+import { PAYMENT_RECORD } from '../../shared/answers';
+import { claimsOf, claimsSetAside, confirmedItem, confirmPayment, oversizeOf } from '../../shared/confirm';
 import { isAuthenticSignature } from '../../transport/crypto';
 import { UNKNOWN_ID } from '../../transport/errors';
 import type { Gateway } from '../../transport/request';
 import { InvalidCredential } from '../../validation/credential';
 import { InvalidInput, requireText } from '../../validation/input';
-import { declaredOutput } from '../../transport/outputs';
 import { callSettings } from '../common';
 import { orderIdField, paymentIdField } from '../fields';
 import { defineOperation } from '../operation';
@@ -58,7 +56,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const signature = this.getNodeParameter('signature', itemIndex, '');
 	if (!gateway.clientSecret) throw new InvalidCredential('Client Secret', 'is empty');
 	const signatureValid = isAuthenticSignature(gateway.clientSecret, orderId, paymentId, signature);
-	const record = declaredOutput(NOTIFICATION, withoutNodeValues(incoming), gateway.funnel);
+	const record = claimsOf(incoming, gateway.funnel);
 	const confirm = this.getNodeParameter('confirmWithGateway', itemIndex, true) !== false;
 	// Unconfirmed by choice, the record's values are where it put them, as claims; an invalid signature's are set aside.
 	if (!confirm) return { ...record, signatureValid, statusVerified: false };

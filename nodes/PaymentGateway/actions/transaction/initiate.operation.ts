@@ -260,7 +260,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		skipCVVOnlyFlag: flags.skipCVVOnlyFlag,
 		apiType: 'hosted',
 	};
-	const cardData = { number: cardDetails.cardNumber, cvv: cardDetails.cardCVV, month: cardDetails.cardExpMonth, year: cardDetails.cardExpYear };
+	const cardData = { number: cardDetails.cardNumber, cvv: cardDetails.cardCVV, month: cardDetails.cardExpMonth, year: cardDetails.cardExpYear, ciphertext: body.encryptedCardDetails as string };
 	const send = async () =>
 		await gateway.request({ method: 'POST', family: 'short', path: '/transaction/initiate', body, cardData }, settings);
 	if (!tool) return await send();
