@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, runNode, settledPayment, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, initiatePayment, runNode, settledPayment, startSandbox } from '../support/fixtures';
 import { runMaterial } from '../support/leaks';
 import { opensslHmacHex } from '../support/openssl';
 import { useTriggerBench } from '../support/trigger';
@@ -208,6 +208,20 @@ describe('legitimate data is not destroyed', () => {
 		expect(result.error).toBeUndefined();
 		const item = result.items[0].json;
 		expect(item.droppedFields ?? []).not.toContain('amount');
+	});
+});
+
+describe('a merchant’s own description comes back whole', () => {
+	it.each([
+		['French', 'Commande café crème'],
+		['Arabic', 'طلب شراء رقم ١٠٢٤'],
+		['brand-name', 'Paid via PayPal for McDonald’s'],
+	])('Status → Get by Payment ID of an order with a %s description: the item’s description is the one the order was made with', async (_label, description) => {
+		const orderId = await createOrder(sandbox, { additionalFields: { description } });
+		const paymentId = await initiatePayment(sandbox, orderId);
+		const result = await runNode(sandbox, { resource: 'status', operation: 'getByPaymentId', paymentId });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.description).toBe(description);
 	});
 });
 

@@ -262,3 +262,23 @@ describe('a notification’s nested claims', () => {
 		expect((out.data as { status?: string } | undefined)?.status).toBeUndefined();
 	});
 });
+
+describe('attacks that hold (passing: the funnel catches them)', () => {
+	const b64 = Buffer.from(clientSecret).toString('base64').replace(/=+$/, '');
+	it.each([
+		['base64 of the secret as an id', 'id', b64],
+		['hex of the secret as an id', 'id', Buffer.from(clientSecret).toString('hex')],
+		['the secret reversed as an id', 'id', [...clientSecret].reverse().join('')],
+		['the secret in fullwidth letters as a message', 'message', [...clientSecret].map((c) => (/[a-z0-9]/.test(c) ? String.fromCodePoint(c.codePointAt(0)! + 0xfee0) : c)).join('')],
+		['the secret with zero-width joiners as a message', 'message', [...clientSecret].join('\u200d')],
+		['the secret percent-encoded in a url', 'url', `https://acs.bank.example/?t=${[...clientSecret].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`],
+		['the secret as url userinfo', 'url', `https://${clientId}:${clientSecret}@acs.bank.example/`],
+		['the secret as an IDN host label', 'url', `https://${clientSecret}.bank.example/`],
+		['the secret HTML-entity-encoded in a hidden field', 'form', `<form action="https://acs.bank.example/"><input name="t" value="${[...clientSecret].map((c) => `&#${c.charCodeAt(0)};`).join('')}"></form>`],
+		['the secret in the form action', 'form', `<form action="https://acs.bank.example/${clientSecret}"></form>`],
+	] as const)('%s', (_label, kind, value) => {
+		const out = asKind(kind, value, funnel);
+		expect(out === undefined || !String(out).includes(clientSecret.slice(0, 10))).toBe(true);
+		if (kind !== 'message') expect(out).toBeUndefined();
+	});
+});
