@@ -11,6 +11,19 @@ const { decryptCardDetails } = require('./checks');
 const INVISIBLE = ['\u200b', '\u200c', '\u200d', '\u2060', '\u00ad', '\ufeff'];
 const ARABIC_INDIC = '٠١٢٣٤٥٦٧٨٩';
 
+/** RFC 4648 base32: upper-case letters and the digits 2-7. */
+function base32(bytes) {
+	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+	let text = '';
+	let value = 0;
+	let bits = 0;
+	for (const byte of bytes) {
+		value = ((value << 8) | byte) & 0xffff;
+		for (bits += 8; bits >= 5; bits -= 5) text += alphabet[(value >>> (bits - 5)) & 31];
+	}
+	return bits > 0 ? text + alphabet[(value << (5 - bits)) & 31] : text;
+}
+
 const shifted = (text, test, base, from) =>
 	[...text].map((char) => (test.test(char) ? String.fromCodePoint(base + char.charCodeAt(0) - from) : char)).join('');
 
@@ -26,6 +39,7 @@ const FORMS = {
 	'arabic-digits': (text) => text.replace(/[0-9]/g, (digit) => ARABIC_INDIC[Number(digit)]),
 	hex: (text) => Buffer.from(text, 'utf8').toString('hex'),
 	base64: (text) => Buffer.from(text, 'utf8').toString('base64'),
+	base32: (text) => base32(Buffer.from(text, 'utf8')),
 	'utf16-base64': (text) => Buffer.from(text, 'utf16le').toString('base64'),
 	'utf16-hex': (text) => Buffer.from(text, 'utf16le').toString('hex'),
 	reversed: (text) => [...text].reverse().join(''),

@@ -127,6 +127,7 @@ export type EchoForm =
 	| 'arabic-digits'
 	| 'hex'
 	| 'base64'
+	| 'base32'
 	| 'utf16-base64'
 	| 'utf16-hex'
 	| 'reversed'

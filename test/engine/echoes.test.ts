@@ -26,7 +26,7 @@ const EXPIRY = { month: '11', year: '37' };
 /** A Visa test card, a 12-digit Maestro number and a 16-digit number starting with 7: the last two the old rules missed. */
 const CARDS = ['5186001700008785', '501800000009', '7111111111111114'];
 
-const FORMS: EchoForm[] = ['as-is', 'byte-array', 'byte-list', 'digit-array', 'invisible', 'fullwidth', 'math-bold', 'arabic-digits', 'hex', 'base64', 'utf16-base64', 'utf16-hex', 'reversed', 'gzip-base64'];
+const FORMS: EchoForm[] = ['as-is', 'byte-array', 'byte-list', 'digit-array', 'invisible', 'fullwidth', 'math-bold', 'arabic-digits', 'hex', 'base64', 'base32', 'utf16-base64', 'utf16-hex', 'reversed', 'gzip-base64'];
 
 /** Where the echo goes: fields of the payment's answer of each kind, one it does not declare, a failure's message. */
 const PLACES: Array<Pick<FaultOptions, 'field' | 'status'>> = [

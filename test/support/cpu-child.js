@@ -8,7 +8,7 @@ require('./load-ts');
 
 const { funnelFor, MAX_READ } = require('../../nodes/PaymentGateway/transport/redact.ts');
 const { knownFailureFields } = require('../../nodes/PaymentGateway/transport/failureFields.ts');
-const { declaredOutput } = require('../../nodes/PaymentGateway/transport/outputs.ts');
+const { asKind, declaredOutput } = require('../../nodes/PaymentGateway/transport/outputs.ts');
 const { PAYMENT, PAYMENT_RECORD } = require('../../nodes/PaymentGateway/shared/answers.ts');
 const input = require('../../nodes/PaymentGateway/validation/input.ts');
 const { checkCredentialFields } = require('../../nodes/PaymentGateway/validation/credential.ts');
@@ -36,6 +36,10 @@ const TEXTS = {
 	'"\\u0041" repeated': '\\u0041'.repeat(MIB / 6),
 	'"&#x41;" repeated': '&#x41;'.repeat(MIB / 6),
 	'16 letters and a space, repeated': 'abcdefghijklmnop '.repeat(MIB / 17),
+	'"<input" repeated': '<input'.repeat(MIB / 6),
+	'"<form" repeated': '<form'.repeat(MIB / 5),
+	'"<input value=\'" repeated': "<input value='".repeat(MIB / 14),
+	'"&#1" repeated': '&#1'.repeat(MIB / 3),
 };
 
 // The funnel reads texts up to MAX_READ and leaves longer ones unread: measured at its bound too.
@@ -45,6 +49,8 @@ const ATTEMPTS = {
 	'an error text': (text) => knownFailureFields({ resCode: 500, status: 'failure', errMessage: text, message: text }, funnel),
 	'a success answer': (text) => declaredOutput(PAYMENT_RECORD, { description: text, orderId: text, paymentDetails: { cardType: text }, note: text }, funnel),
 	'an error text at the bound': (text) => knownFailureFields({ errMessage: text.slice(0, MAX_READ) }, funnel),
+	'a form at the bound': (text) => asKind('form', `<form method="post" action="https://acs.example/3ds">${text.slice(0, 65000)}`, funnel),
+	'a web address at the bound': (text) => asKind('url', `https://acs.example/${text.slice(0, 2000)}`, funnel),
 	'a success answer at the bound': (text) => declaredOutput(PAYMENT, { redirectionData: { formData: `<form action="https://a.example/">${text.slice(0, MAX_READ)}`, url: text.slice(0, MAX_READ) }, orderId: text.slice(0, MAX_READ) }, funnel),
 	'Amount': (text) => input.validateAmount('Amount (amount)', text, 3),
 	'e-mail': (text) => input.validateEmail('Customer Email (customerEmail)', text),

@@ -13,7 +13,8 @@ const card = '4111111111111111';
 
 describe('each kind keeps what is of it and nothing else', () => {
 	const cases: Array<[Parameters<typeof asKind>[0], unknown[], unknown[]]> = [
-		['id', ['wb-3f2c9a1e-7d4b-4c1a-9e0f-2b6d8a5c3e71', 'PAY8F3A0C2B9D4E1F7A6B5C4D3E2F1A0B9C', 'PAY0123456789abcdef0123456789abcdef', 'INV-2026/0001', 'Receipt-7', 12345], ['', ' ', 'QWxhZGRpbjpvcGVuIHNlc2FtZQ', 'H4sIAAAAAAAAA6tWSs7PS0lNLkpNUbIy0FEqSsxLSVOyUipOzi9ITC7JzM8zVKoFAM1Ul1M2AAAA', card, '4111 1111 1111 1111', '٤١١١١١١١١١١١١١١١', '501800000009', 'x'.repeat(101), 'a b', 'Ｗｂ', clientSecret, `${'ab'.repeat(16)}.${'cd'.repeat(32)}`, [1, 2], { id: 1 }, true]],
+		['id', ['wb-3f2c9a1e-7d4b-4c1a-9e0f-2b6d8a5c3e71', 'PAY8F3A0C2B9D4E1F7A6B5C4D3E2F1A0B9C', 'PAY0123456789abcdef0123456789abcdef', 'dc_6429d92b7b0b3399', 'cus_1', 12345], ['', ' ', 'INV-2026/0001', 'sandbox-secret', '41111111111111111230', 'QWxhZGRpbjpvcGVuIHNlc2FtZQ', 'H4sIAAAAAAAAA6tWSs7PS0lNLkpNUbIy0FEqSsxLSVOyUipOzi9ITC7JzM8zVKoFAM1Ul1M2AAAA', card, '4111 1111 1111 1111', '٤١١١١١١١١١١١١١١١', '501800000009', 'x'.repeat(101), 'a b', 'Ｗｂ', clientSecret, `${'ab'.repeat(16)}.${'cd'.repeat(32)}`, [1, 2], { id: 1 }, true]],
+		['receipt', ['INV-2026/0001', 'Receipt-7', 'R-100', 12345], ['', 'x'.repeat(41), 'INV-4111111111111111', 'PAN4111111111111111', 'QWxhZGRpbjpvcGVuIHNlc2FtZQ', 'a b', clientSecret]],
 		['word', ['success', 'partially_refunded', 'ACTIVE', 'POST', 'TRANSACTION_COMPLETED'], ['', 'succ3ss', 'x'.repeat(41), '<b>', 7]],
 		['amount', ['1.000', '0.221', 25, '25.50', 0, '0'], ['', ' ', '-500', -5, '1e3', '2,5', 'NaN', Infinity, '123456789012', card, 1e21, '0.1234567']],
 		['currency', ['OMR', 'usd'], ['', 'OMRX', 'O1R', 968]],

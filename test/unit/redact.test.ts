@@ -94,11 +94,13 @@ describe('what a gateway says stays as it said it', () => {
 		expect(funnel.text('x'.repeat(5000))).toBe('[text of 5000 characters, not read]');
 	});
 
-	it('keeps words, not codes: a long mixed token, an odd-cased one, another script or a sixth number goes as "…"', () => {
+	it('keeps words of one script, not codes: a long mixed token, an odd-cased one, a word of mixed scripts or a fifth number goes as "…"', () => {
+		expect(funnel.text('خطأ في الدفع')).toBe('خطأ في الدفع');
 		expect(funnel.text('Payment PAY8F3A0C2B9D4E1F7A6B5C4D3E2F1A0B9C not found')).toBe('Payment … not found');
 		expect(funnel.text('token YWxhZGRpbjpvcGVu accepted')).toBe('token … accepted');
 		expect(funnel.text('bytes 1 2 3 4 5 6 end')).toBe('bytes 1 2 3 4 … end');
-		expect(funnel.text('خطأ في الدفع')).toBe('…');
+		expect(funnel.text('Ｂａｓｉｃ')).toBe('Basic');
+		expect(funnel.text('сard Рay')).toBe('…');
 	});
 });
 

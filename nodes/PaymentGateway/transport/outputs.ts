@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { asciiDigits, cardNumberOf, holdsCardNumber, isCardNumber } from '../helpers/cardNumber';
+import { asciiDigits, cardNumberOf, holdsCardNumber } from '../helpers/cardNumber';
 import { isPlainObject } from '../helpers/json';
 import { isAnswerAmount } from '../validation/amount';
 import type { Funnel } from './redact';
@@ -59,10 +59,13 @@ const holdsCard = (text: string) => asciiDigits(text).split(/\p{L}+/u).some(hold
 const asText = (value: unknown): string | undefined =>
 	typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
 
-/** The gateway's id; one of only digits is checked as a card number (a random hex id is almost never one). */
+/**
+ * The gateway's id. Its body of digits alone is no more than 11 of them: a random hex id almost never is one, and 12
+ * or more could be a card number, or one followed by an expiry.
+ */
 function gatewayIdOf(text: string): boolean {
 	const body = GATEWAY_ID.exec(text)?.[1];
-	return body !== undefined && !(/^[\d-]+$/.test(body) && (isCardNumber(body) || holdsCardNumber(body)));
+	return body !== undefined && !(/^[\d-]+$/.test(body) && body.replace(/-/g, '').length > 11);
 }
 
 function urlOf(value: unknown, funnel: Funnel): string | undefined {

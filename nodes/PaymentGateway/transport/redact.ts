@@ -170,20 +170,25 @@ export function funnelFor(secrets: SecretValues = {}): Funnel {
 	if (card.ciphertext) sources.push(Buffer.from(card.ciphertext, 'utf8'));
 	const short = shortCardData(card);
 	const forms = formsOf(sources).filter((form) => form.length >= 6);
-	// Every run of PART characters of every form; a shorter form is looked for whole.
+	// Every run of PART characters of every form, of its letters alone and of its digits alone (letters put between
+	// a card number's digits, digits between a secret's letters); a shorter form is looked for whole.
 	const parts = new Set<string>();
 	const whole: string[] = [];
 	for (const form of forms) {
 		if (form.length < PART) whole.push(form);
-		for (let at = 0; at + PART <= form.length; at++) parts.add(form.slice(at, at + PART));
+		for (const view of [form, form.replace(/[0-9]/g, ''), form.replace(/[a-z]/g, '')]) {
+			for (let at = 0; at + PART <= view.length; at++) parts.add(view.slice(at, at + PART));
+		}
 	}
+	const shows = (view: string) => {
+		for (let at = 0; at + PART <= view.length; at++) if (parts.has(view.slice(at, at + PART))) return true;
+		return false;
+	};
 
 	function quotesSecret(value: string): boolean {
 		if (CIPHERTEXT.test(value)) return true;
 		const view = compact(asciiDigits(value));
-		if (whole.some((form) => view.includes(form))) return true;
-		for (let at = 0; at + PART <= view.length; at++) if (parts.has(view.slice(at, at + PART))) return true;
-		return false;
+		return whole.some((form) => view.includes(form)) || shows(view) || shows(view.replace(/[0-9]/g, '')) || shows(view.replace(/[a-z]/g, ''));
 	}
 
 	function text(value: string): string {
