@@ -3,7 +3,7 @@ import type { IDataObject, NodeApiError } from 'n8n-workflow';
 import { anyText, scalarText } from '../helpers/text';
 import type { JsonBounds, JsonExcess } from '../helpers/json';
 import { isPlainObject, MAX_JSON_DEPTH, MAX_JSON_VALUES, valueExceeds } from '../helpers/json';
-import { declaredOutput, QuotesSecret } from '../transport/outputs';
+import { declaredOutput } from '../transport/outputs';
 import type { Funnel } from '../transport/redact';
 import { NOTIFICATION, PROGRESS_FIELDS } from './answers';
 import type { CallSettings, Gateway } from '../transport/request';
@@ -66,12 +66,7 @@ export function flatRecord(record: IDataObject): IDataObject {
  * together quote a secret or card data keeps none of them: its ids, checked by the signature, are all it brings.
  */
 export function claimsOf(record: IDataObject, funnel: Funnel): IDataObject {
-	try {
-		return declaredOutput(NOTIFICATION, withoutNodeValues(flatRecord(record)), funnel);
-	} catch (error) {
-		if (error instanceof QuotesSecret) return {};
-		throw error;
-	}
+	return declaredOutput(NOTIFICATION, withoutNodeValues(flatRecord(record)), funnel) ?? {};
 }
 
 /** What the trigger and Verify Signature set themselves: replaced in an item they check again, never taken from it. */

@@ -207,18 +207,14 @@ const isListOf = (declared: Shape | ListOf): declared is ListOf => typeof declar
 const textsOf = (value: unknown): string[] =>
 	typeof value === 'string' ? [value] : isPlainObject(value) || Array.isArray(value) ? Object.entries(value).flatMap(([key, entry]) => [key, ...textsOf(entry)]) : typeof value === 'number' ? [String(value)] : [];
 
-/** An answer whose fields, each of its kind, still quote a secret or the card data sent when read one after another. */
-export class QuotesSecret extends Error {}
-
 /**
  * The record as it leaves, `droppedFields` added when anything was left out. The fields kept are read again all
- * together, so that a secret cut in pieces across fields, entries or names does not leave either: such an answer throws
- * QuotesSecret.
+ * together, so that a secret cut in pieces across fields, entries or names does not leave either: of such a record,
+ * nothing leaves (undefined).
  */
-export function declaredOutput(shape: Shape, record: unknown, funnel: Funnel): IDataObject {
+export function declaredOutput(shape: Shape, record: unknown, funnel: Funnel): IDataObject | undefined {
 	const dropped: string[] = [];
 	const kept = shapeRecord(shape, record, funnel, dropped);
 	const output = dropped.length > 0 ? { ...kept, droppedFields: [...new Set(dropped)] } : kept;
-	if (funnel.quotesSecret(textsOf(output).join(''))) throw new QuotesSecret('an answer that quotes the credential or the card data it was sent');
-	return output;
+	return funnel.quotesSecret(textsOf(output).join('')) ? undefined : output;
 }

@@ -3,7 +3,7 @@ import type { IDataObject, INode, NodeApiError } from 'n8n-workflow';
 import { isPlainObject } from '../helpers/json';
 import { gatewayError, gatewayMessage } from './errors';
 import { knownFailureFields } from './failureFields';
-import { declaredOutput, QuotesSecret } from './outputs';
+import { declaredOutput } from './outputs';
 import type { Funnel } from './redact';
 import { cardDataFunnel } from './redact';
 import type { GatewayCall } from './types';
@@ -114,10 +114,7 @@ export function dataOfAnswer(
 
 /** What the endpoint declares of an answer; one whose fields together quote a secret is no answer to read. */
 function declaredOf(node: INode, call: GatewayCall, itemIndex: number, record: unknown, funnel: Funnel): IDataObject {
-	try {
-		return declaredOutput(call.endpoint.answer, record, funnel);
-	} catch (error) {
-		if (error instanceof QuotesSecret) throw unreadableAnswerError(node, call, itemIndex, error.message, 200);
-		throw error;
-	}
+	const output = declaredOutput(call.endpoint.answer, record, funnel);
+	if (!output) throw unreadableAnswerError(node, call, itemIndex, 'an answer that quotes the credential or the card data it was sent');
+	return output;
 }
