@@ -195,7 +195,8 @@ export class PaymentGatewayTrigger implements INodeType {
 
 		// Of what the notification carries, only a notification's declared fields reach the item, each of its kind.
 		const funnel = funnelFor({ clientId: stringText(credentials.clientId), clientSecret: secret, cardEncryptionKey: stringText(credentials.cardEncryptionKey) });
-		const claims = { ...claimsOf(notification, funnel), orderId: notification.orderId, paymentId: notification.paymentId };
+		const ids = { orderId: notification.orderId, paymentId: notification.paymentId };
+		const claims = { ...claimsOf(notification, funnel, ids), ...ids };
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const node = this.getNode();
 		const scope = `${this.getWorkflow().id ?? ''}\u0000${node.name}`;

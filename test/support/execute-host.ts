@@ -42,15 +42,19 @@ export interface SentRequest {
 	timeout?: number;
 }
 
+const ORDER_ID = 'wb-0f8e5a2c-1b3d-4e6f-8a9b-7c6d5e4f3a2b';
+const PAYMENT_ID = 'PAY0123456789ABCDEF0123456789ABCDEF';
+
 /** The gateway's success answer for each endpoint, enough for the operations to build their outputs. */
 function successAnswer(path: string): IDataObject {
 	const short = (data: IDataObject) => ({ resCode: 200, status: 'success', data });
-	if (path === '/order') return short({ orderId: 'wb-generated', amount: 1, currency: 'USD' });
-	if (path.endsWith('/create-checkout')) return { orderId: 'wb-generated', status: 'success', resCode: 200, errMessage: '' };
-	if (path.endsWith('/check-status')) return { orderId: 'wb-generated', status: 'success', paymentId: 'PAYGENERATED' };
-	if (path === '/transaction/initiate') return short({ paymentId: 'PAYGENERATED', paymentStatus: 'pending' });
-	if (path === '/transaction/refund') return short({ refundId: 'RFDGENERATED', paymentStatus: 'refunded' });
-	if (path.startsWith('/transaction/status/')) return short({ paymentId: 'PAYGENERATED', status: 'success' });
+	// Ids shaped as the live gateway's are (wb-<uuid>, PAY + 32 hex): the node outputs no other.
+	if (path === '/order') return short({ orderId: ORDER_ID, amount: 1, currency: 'USD' });
+	if (path.endsWith('/create-checkout')) return { orderId: ORDER_ID, status: 'success', resCode: 200, errMessage: '' };
+	if (path.endsWith('/check-status')) return { orderId: ORDER_ID, status: 'success', paymentId: PAYMENT_ID };
+	if (path === '/transaction/initiate') return short({ paymentId: PAYMENT_ID, paymentStatus: 'pending' });
+	if (path === '/transaction/refund') return short({ refundId: 'RFD0123456789ABCDEF0123456789ABCDEF', paymentStatus: 'refunded' });
+	if (path.startsWith('/transaction/status/')) return short({ paymentId: PAYMENT_ID, status: 'success' });
 	if (path.endsWith('/digitalCards')) return short({ digitalCards: [{ digitalCardId: 'dc_1' }], remainingLimit: 4 });
 	return short({ digitalCard: { digitalCardId: 'dc_1' }, remainingLimit: 4 });
 }

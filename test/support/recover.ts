@@ -117,7 +117,8 @@ export function leaksOf(value: unknown, secrets: string[], tokens: string[] = []
 	const together = texts.join(' ');
 	found.push(...recoverable(compact(asciiDigitsOf(together)), secrets).map((how) => `all texts together, ${how}`));
 	for (const token of tokens) {
-		const alone = new RegExp(`(^|[^0-9])(?:${token}|${[...token].reverse().join('')})([^0-9]|$)`);
+		// Digits of their own, not inside hex (a signature's or an id's digits hold any four by chance).
+		const alone = new RegExp(`(^|[^0-9A-Fa-f])(?:${token}|${[...token].reverse().join('')})([^0-9A-Fa-f]|$)`);
 		for (const text of texts) if (alone.test(asciiDigitsOf(text))) found.push(`${token} in ${JSON.stringify(text.slice(0, 80))}`);
 	}
 	return [...new Set(found)];

@@ -63,10 +63,15 @@ export function flatRecord(record: IDataObject): IDataObject {
 
 /**
  * The claims of a record: its declared fields (shared/answers.ts NOTIFICATION) of their kinds. A record whose fields
- * together quote a secret or card data keeps none of them: its ids, checked by the signature, are all it brings.
+ * together quote a secret or card data keeps none of them. `signed`: the ids a valid signature covers, authentic
+ * whatever their shape, which the record then holds as checked.
  */
-export function claimsOf(record: IDataObject, funnel: Funnel): IDataObject {
-	return declaredOutput(NOTIFICATION, withoutNodeValues(flatRecord(record)), funnel) ?? {};
+export function claimsOf(record: IDataObject, funnel: Funnel, signed?: SignedIds): IDataObject {
+	const flat = withoutNodeValues(flatRecord(record));
+	const { droppedFields, ...claims } = declaredOutput(NOTIFICATION, signed ? { ...flat, ...signed } : flat, funnel) ?? {};
+	if (!signed) return droppedFields ? { ...claims, droppedFields } : claims;
+	const dropped = (droppedFields as string[] | undefined)?.filter((name) => name !== 'orderId' && name !== 'paymentId');
+	return { ...claims, ...(dropped?.length ? { droppedFields: dropped } : {}), orderId: signed.orderId, paymentId: signed.paymentId };
 }
 
 /** What the trigger and Verify Signature set themselves: replaced in an item they check again, never taken from it. */

@@ -140,7 +140,8 @@ function shortCardData(card: CardData): RegExp | undefined {
 	if (/^\d{3,4}$/.test(cvv)) patterns.push(alone(`${cvv}|${[...cvv].reverse().join('')}`));
 	const [month, year] = [card.month ?? '', card.year ?? ''].map((part) => asciiDigits(part));
 	if (/^\d{2}$/.test(month) && /^\d{2}$/.test(year)) {
-		patterns.push(alone(`${month}\\D{0,3}(?:20)?${year}|(?:20)?${year}\\D{0,3}${month}`));
+		const [htnom, raey] = [month, year].map((part) => [...part].reverse().join(''));
+		patterns.push(alone(`${month}\\D{0,3}(?:20)?${year}|(?:20)?${year}\\D{0,3}${month}|${raey}(?:02)?\\D{0,3}${htnom}`));
 	}
 	return patterns.length > 0 ? new RegExp(patterns.join('|')) : undefined;
 }
@@ -170,25 +171,29 @@ export function funnelFor(secrets: SecretValues = {}): Funnel {
 	if (card.ciphertext) sources.push(Buffer.from(card.ciphertext, 'utf8'));
 	const short = shortCardData(card);
 	const forms = formsOf(sources).filter((form) => form.length >= 6);
-	// Every run of PART characters of every form, of its letters alone and of its digits alone (letters put between
-	// a card number's digits, digits between a secret's letters); a shorter form is looked for whole.
+	// Every run of PART characters of every form; a shorter form is looked for whole.
 	const parts = new Set<string>();
 	const whole: string[] = [];
 	for (const form of forms) {
 		if (form.length < PART) whole.push(form);
-		for (const view of [form, form.replace(/[0-9]/g, ''), form.replace(/[a-z]/g, '')]) {
-			for (let at = 0; at + PART <= view.length; at++) parts.add(view.slice(at, at + PART));
-		}
+		for (let at = 0; at + PART <= form.length; at++) parts.add(form.slice(at, at + PART));
 	}
-	const shows = (view: string) => {
-		for (let at = 0; at + PART <= view.length; at++) if (parts.has(view.slice(at, at + PART))) return true;
+	// The secret's letters alone and the card number's digits alone, each way round: what shows when digits were put
+	// between a secret's letters, or letters between a card number's digits. Only these: an encoding's letters alone
+	// (hex has six) would be found in random ids.
+	const projected = new Set<string>();
+	for (const text of [compact(secret).replace(/[0-9]/g, ''), asciiDigits(card.number ?? '').replace(/\D/g, '')]) {
+		for (const view of [text, [...text].reverse().join('')]) for (let at = 0; at + PART <= view.length; at++) projected.add(view.slice(at, at + PART));
+	}
+	const shows = (view: string, set: Set<string>) => {
+		for (let at = 0; at + PART <= view.length; at++) if (set.has(view.slice(at, at + PART))) return true;
 		return false;
 	};
 
 	function quotesSecret(value: string): boolean {
 		if (CIPHERTEXT.test(value)) return true;
 		const view = compact(asciiDigits(value));
-		return whole.some((form) => view.includes(form)) || shows(view) || shows(view.replace(/[0-9]/g, '')) || shows(view.replace(/[a-z]/g, ''));
+		return whole.some((form) => view.includes(form)) || shows(view, parts) || shows(view.replace(/[0-9]/g, ''), projected) || shows(view.replace(/[a-z]/g, ''), projected);
 	}
 
 	function text(value: string): string {

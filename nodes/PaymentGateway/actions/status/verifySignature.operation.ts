@@ -56,7 +56,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const signature = this.getNodeParameter('signature', itemIndex, '');
 	if (!gateway.clientSecret) throw new InvalidCredential('Client Secret', 'is empty');
 	const signatureValid = isAuthenticSignature(gateway.clientSecret, orderId, paymentId, signature);
-	const record = claimsOf(incoming, gateway.funnel);
+	// The ids a valid signature covers are the record's, as checked; an invalid signature's are claims like the rest.
+	const record = claimsOf(incoming, gateway.funnel, signatureValid ? { orderId, paymentId } : undefined);
 	const confirm = this.getNodeParameter('confirmWithGateway', itemIndex, true) !== false;
 	// Unconfirmed by choice, the record's values are where it put them, as claims; an invalid signature's are set aside.
 	if (!confirm) return { ...record, signatureValid, statusVerified: false };
