@@ -217,7 +217,8 @@ check('(d) support-agent.json imported with n8n import:workflow: every node type
 	const stored = await s.session.data('GET', `/rest/workflows/${s.example.id}`);
 	const ids = stored.nodes.flatMap((node) => Object.values(node.credentials ?? {}).map((credential) => credential.id));
 	assert.deepEqual(ids.map((id) => [CREDENTIALS.gateway.id, CREDENTIALS.model.id].includes(id)), [true, true, true], ids.join(', '));
-	assert.equal(stored.nodes.find((node) => node.name === 'Refund Payment')?.parameters.toolMaxAmount, LIMIT);
+	// A text field, as every money limit: what the author typed.
+	assert.equal(stored.nodes.find((node) => node.name === 'Refund Payment')?.parameters.toolMaxAmount, String(LIMIT));
 });
 
 step('(d) support-agent.json published: its hosted chat answers, and refuses a message without an n8n login (401)', async () => {

@@ -1,9 +1,10 @@
 // The editor check, `npm run e2e:editor`: the packed package in a real n8n, seen through n8n's REST API and its editor
 // in headless Chromium: n8n's credential test over REST, the node's parameters and credential dialog, the trigger's
 // panel, every example imported from its file, the Digital Card list on cards stored in the sandbox, a refund with
-// Retry On Fail and a status read of an unpaid order executed from the editor; writes docs/screenshots/*.png, then
-// searches what n8n stored for the secrets it was given. The parameter and credential field names are public (saved
-// workflows use them): editor/fields.json holds them with the labels the editor must show.
+// Retry On Fail, an order's Amount typed with a comma and a status read of an unpaid order executed from the editor;
+// writes docs/screenshots/*.png, then searches what n8n stored for the secrets it was given. The parameter and
+// credential field names are public (saved workflows use them): editor/fields.json holds them with the labels the
+// editor must show.
 //
 // EDITOR_CHROMIUM (/usr/bin/chromium).
 import assert from 'node:assert/strict';
@@ -295,6 +296,19 @@ check('Transaction → Refund with Retry On Fail executed from the editor: refus
 	assert.match(run.description, /On Error to "Continue \(using error output\)"/);
 	assert.deepEqual(requestsSeen(), []);
 	await screenshot('retry-on-fail.png');
+	await closePanel(ndv);
+});
+
+check('Order → Create Checkout with Amount typed "2,5", executed from the editor: refused, saying to write 2.5; nothing sent', async () => {
+	// n8n's number input turned "2,5" into 25 before the node saw it: the Amount is a text field now.
+	const { ndv, parameters } = await nodeFor('Create an order for the hosted checkout page');
+	const fields = { amount: '2,5', currency: 'OMR', customerName: CARD_CUSTOMER.name, customerEmail: CARD_CUSTOMER.email, customerPhone: CARD_CUSTOMER.phone };
+	for (const [name, value] of Object.entries(fields)) await editor.fillParameter(parameters, name, value);
+	s.sandbox.clearLog();
+	const run = await editor.executeStep(ndv);
+	log(`Create Checkout with Amount "2,5": "${run.error}" / "${run.description}"`);
+	assert.match(run.error, /^Amount \(amount\) has a comma: write 2\.5, with a decimal point/);
+	assert.deepEqual(requestsSeen(), []);
 	await closePanel(ndv);
 });
 

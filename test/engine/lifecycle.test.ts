@@ -173,6 +173,19 @@ describe('the hosted checkout link', () => {
 		expect(withoutReturn.items[0].json).not.toHaveProperty('checkoutUrl');
 	});
 
+	it.each([
+		['on plain http:// to another machine', 'http://pay.example.com/cpbs/pg', /must start with https:\/\//],
+		['with a user name and password', 'https://shop:secret@pay.example.com/cpbs/pg', /must not contain a user name or password/],
+		['with a query string', 'https://pay.example.com/cpbs/pg?actionType=checkout', /must not contain a query string/],
+	])('a Hosted Checkout Page URL %s is refused when the node would use it, before the order is made', async (_label, checkoutPageUrl, problem) => {
+		const refused = await checkout({ checkoutPageUrl }, 'https://shop.example.com/done');
+		expect(refused.error).toMatchObject({ name: 'NodeOperationError' });
+		expect(refused.error?.message).toMatch(/^The credential's Hosted Checkout Page URL /);
+		expect(refused.error?.message).toMatch(problem);
+		expect(refused.error?.message).not.toContain('secret');
+		expect(sandbox.requests).toEqual([]);
+	});
+
 	it('refuses a return address that is not a web address', async () => {
 		const refused = await checkout({ checkoutPageUrl: 'https://merchant.example.com/cpbs/pg' }, 'shop/done');
 		expect(refused.error?.message).toMatch(/^Redirect URL \(additionalFields\.redirectUrl\)/);

@@ -51,10 +51,11 @@ describe('order.create through n8n\'s engine', () => {
 
 describe('order.create: an amount written with a comma', () => {
 	it.each([
-		['12,50', 'Amount (amount) has a comma: write it with a decimal point and no thousands separator, like 1250.50 [item 1]'],
-		['1,250.00', 'Amount (amount) has a comma: write it with a decimal point and no thousands separator, like 1250.50 [item 1]'],
-		// Not a comma alone that is wrong here: the general message.
-		['-12,50', 'Amount (amount) must be a number greater than 0, like 25.50 [item 1]'],
+		['12,50', 'Amount (amount) has a comma: write 12.50, with a decimal point [item 1]'],
+		['1,250', 'Amount (amount) has a comma: write 1.250 if it is a decimal point, or 1250 if it separates thousands [item 1]'],
+		['1,250.00', 'Amount (amount) has a comma: write it with a decimal point and no thousands separator, like 1234.56 [item 1]'],
+		// Not a comma alone that is wrong here: what is wrong first.
+		['-12,50', 'Amount (amount) must not be negative [item 1]'],
 	])('"%s" is refused for what is wrong with it, naming the item; nothing is sent for it', async (amount, message) => {
 		const result = await runNode(sandbox, orderParameters({ amount: '={{ $json.amount }}' }), [{ amount: '12.50' }, { amount }], {
 			continueOnFail: true,

@@ -44,8 +44,12 @@ describe('Transaction → Refund: the whole payment or an amount', () => {
 	it('an amount left empty, as it starts, is refused as required, nothing sent', async () => {
 		const payment = await settledPayment(sandbox, 'success');
 		sandbox.clearLog();
+		// A required text field left empty: n8n refuses to run the node at all, naming it.
 		const result = await runNode(sandbox, refund(payment.paymentId));
-		expect(result.error?.message).toBe('Amount (amount) is required [item 0]');
+		expect(result.error?.message).toMatch(/^The 'Payment Gateway' node has issues:\s+- Parameter "Amount" is required\.$/);
+		// Empty by an expression, the node's own rule refuses it.
+		const byExpression = await runNode(sandbox, refund(payment.paymentId, { amount: '={{ "" }}' }));
+		expect(byExpression.error?.message).toBe('Amount (amount) is required [item 0]');
 		expect(sandbox.requests).toEqual([]);
 	});
 

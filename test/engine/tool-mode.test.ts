@@ -114,7 +114,7 @@ describe('the tool variant as the agent sees it', () => {
 	it('offers only stored cards, and Maximum Amount per Call starts at 0', () => {
 		const initiate = defaultsFor({ resource: 'transaction', operation: 'initiate' });
 		expect(initiate.paymentMode).toBe('token');
-		expect(initiate.toolMaxAmount).toBe(0);
+		expect(initiate.toolMaxAmount).toBe('0');
 		const choices = tool.properties
 			.filter((property) => property.name === 'paymentMode')
 			.filter((property) => NodeHelpers.displayParameter(initiate as never, property, null, tool))
@@ -124,7 +124,7 @@ describe('the tool variant as the agent sees it', () => {
 
 	it.each(['initiate', 'refund'])('transaction → %s asks for every limit, Maximum Total per Day included, in tool mode only', (operation) => {
 		const parameters = { resource: 'transaction', operation };
-		expect(defaultsFor(parameters)).toMatchObject({ toolMaxAmount: 0, toolLimitCurrency: '', toolMaxTotal: 0, toolMaxDaily: 0 });
+		expect(defaultsFor(parameters)).toMatchObject({ toolMaxAmount: '0', toolLimitCurrency: '', toolMaxTotal: '0', toolMaxDaily: '0' });
 		const normal = new PaymentGateway().description;
 		const outside = NodeHelpers.getNodeParameters(normal.properties, parameters as never, true, false, null, normal) as IDataObject;
 		for (const name of ['toolMaxAmount', 'toolLimitCurrency', 'toolMaxTotal', 'toolMaxDaily']) expect(outside).not.toHaveProperty(name);
@@ -416,6 +416,10 @@ describe('the limits are in one currency (Limit Currency)', () => {
 
 	it.each([
 		['an amount that is no plain number', { amount: '4,999.000', currency: 'USD' }],
+		// Number() reads each of these as 0 or less, "no larger than stated": the one amount rule reads none as an amount.
+		['an empty amount', { amount: '', currency: 'USD' }],
+		['a blank amount', { amount: ' ', currency: 'USD' }],
+		['a negative amount', { amount: '-500', currency: 'USD' }],
 		['no amount', { currency: 'USD' }],
 		['no currency', { amount: 20 }],
 	])('an answer with %s proves nothing: the confirmation page is withheld', async (_label, shown) => {

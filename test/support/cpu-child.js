@@ -11,6 +11,7 @@ const { knownFailureFields } = require('../../nodes/PaymentGateway/transport/fai
 const { asKind, declaredOutput } = require('../../nodes/PaymentGateway/transport/outputs.ts');
 const { PAYMENT, PAYMENT_RECORD } = require('../../nodes/PaymentGateway/shared/answers.ts');
 const input = require('../../nodes/PaymentGateway/validation/input.ts');
+const { answerAmount, fieldAmount } = require('../../nodes/PaymentGateway/validation/amount.ts');
 const { checkCredentialFields } = require('../../nodes/PaymentGateway/validation/credential.ts');
 const { readNotification } = require('../../nodes/PaymentGatewayTrigger/notification.ts');
 const { claimOf } = require('../../nodes/PaymentGatewayTrigger/rechecks.ts');
@@ -52,7 +53,8 @@ const ATTEMPTS = {
 	'a form at the bound': (text) => asKind('form', `<form method="post" action="https://acs.example/3ds">${text.slice(0, 65000)}`, funnel),
 	'a web address at the bound': (text) => asKind('url', `https://acs.example/${text.slice(0, 2000)}`, funnel),
 	'a success answer at the bound': (text) => declaredOutput(PAYMENT, { redirectionData: { formData: `<form action="https://a.example/">${text.slice(0, MAX_READ)}`, url: text.slice(0, MAX_READ) }, orderId: text.slice(0, MAX_READ) }, funnel),
-	'Amount': (text) => input.validateAmount('Amount (amount)', text, 3),
+	'Amount': (text) => fieldAmount('Amount (amount)', text, 3),
+	'an amount in an answer': (text) => answerAmount(text),
 	'e-mail': (text) => input.validateEmail('Customer Email (customerEmail)', text),
 	'URL': (text) => input.validateUrl('Redirection URL (redirectionUrl)', text),
 	'card number': (text) => input.validateCardNumber('Card Number (cardNumber)', text),

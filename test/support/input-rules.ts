@@ -37,7 +37,13 @@ export function optionalText(field: string, max: number) {
 	};
 }
 
-/** The amount, by the rules below but exactness: its decimal as text, or undefined when they refuse it. */
+/** Digits before the point an amount may have, as docs/operations.md says: no payment is larger. */
+const MAX_WHOLE_DIGITS = 11;
+
+/**
+ * The amount, by the rules below but exactness: its decimal as text, or undefined when they refuse it. A text field
+ * takes what was typed as it was typed: "2,5" is refused, never read as 25 or 2.5.
+ */
 function plainAmount(value: unknown, digits: number): string | undefined {
 	let text: string;
 	if (typeof value === 'number') {
@@ -51,6 +57,7 @@ function plainAmount(value: unknown, digits: number): string | undefined {
 	}
 	const decimal = exactDecimal(text);
 	if (!decimal || decimal.digits === 0n || decimal.scale > digits) return undefined;
+	if (decimal.digits / 10n ** BigInt(decimal.scale) >= 10n ** BigInt(MAX_WHOLE_DIGITS)) return undefined;
 	if (decimal.digits * 10n ** BigInt(digits - decimal.scale) > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
 	return decimalText(decimal);
 }
@@ -64,9 +71,10 @@ export function losesDigits(value: unknown, digits: number): boolean {
 }
 
 /**
- * An amount: a JSON number or a plain decimal string (ASCII digits, no sign, no exponent), greater than 0, with
- * no more decimals than the currency has, and exact: its minor units an exact integer, and the number sent the
- * very decimal the user gave. `sent` is that decimal as text.
+ * An amount: a JSON number or a plain decimal string (ASCII digits and at most one point: no comma, no sign, no
+ * exponent), greater than 0, at most 11 digits before the point, with no more decimals than the currency has, and
+ * exact: its minor units an exact integer, and the number sent the very decimal the user gave. `sent` is that decimal
+ * as text.
  */
 export function expectedAmount(field: string, value: unknown, digits: number): Expected {
 	const given = plainAmount(value, digits);

@@ -108,7 +108,7 @@ export function amountValues(digits: number): fc.Arbitrary<unknown> {
 		fc.tuple(fc.integer({ min: 1, max: 99_999 }), fc.nat(4)).chain(([minor, scale]) => padded(asText(BigInt(minor), scale))),
 		fc.integer({ min: 1, max: 9_999 }).chain((minor) => foreignDigits(String(minor))),
 		fc.constantFrom('NaN', 'Infinity', '-Infinity', '1e3', '1E-2', '2.5e1', '-0', '0', '0.00', '', ' ', '+25', '.5', '5.',
-			'25,50', '25.5.5', '0x1A', '1_000', '9'.repeat(400), `1.${'0'.repeat(300)}1`),
+			'25,50', '2,5', '10,50', '1.234,56', '1,250', '25.5.5', '0x1A', '1_000', '99999999999.99', '100000000000', '9'.repeat(400), `1.${'0'.repeat(300)}1`),
 		fc.constantFrom(-0, 0, -1, Number.MIN_VALUE, Number.EPSILON, 1e21, 1e-7, Number.MAX_VALUE, 0.1 + 0.2),
 		notText,
 	);

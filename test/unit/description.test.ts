@@ -56,9 +56,9 @@ describe('one typeVersion, and what the editor fills in', () => {
 	});
 
 	it('an order and a refund amount start empty', () => {
-		expect(editorDefaults({ resource: 'order', operation: 'create' }).amount).toBeNull();
-		expect(editorDefaults({ resource: 'order', operation: 'createCheckout' }).amount).toBeNull();
-		expect(editorDefaults({ resource: 'transaction', operation: 'refund' }).amount).toBeNull();
+		expect(editorDefaults({ resource: 'order', operation: 'create' }).amount).toBe('');
+		expect(editorDefaults({ resource: 'order', operation: 'createCheckout' }).amount).toBe('');
+		expect(editorDefaults({ resource: 'transaction', operation: 'refund' }).amount).toBe('');
 	});
 
 	it.each([

@@ -4,13 +4,13 @@ import {
 	optionalText,
 	pathSegment,
 	requireText,
-	validateAmount,
 	validateCardNumber,
 	validateCvv,
 	validateEmail,
 	validateExpiry,
 	validateUrl,
 } from '../../nodes/PaymentGateway/validation/input';
+import { fieldAmount } from '../../nodes/PaymentGateway/validation/amount';
 
 function problemOf(run: () => unknown): InvalidInput {
 	try {
@@ -24,12 +24,12 @@ function problemOf(run: () => unknown): InvalidInput {
 
 describe('validation', () => {
 	it('amount: positive, at most 2 decimals, numeric strings accepted', () => {
-		expect(validateAmount('amount', 10)).toBe(10);
-		expect(validateAmount('amount', 10.25)).toBe(10.25);
-		expect(validateAmount('amount', '19.99')).toBe(19.99);
-		expect(validateAmount('amount', 0.01)).toBe(0.01);
-		for (const bad of [0, -1, 1.234, 'abc', '', undefined, Number.NaN, Infinity]) {
-			expect(problemOf(() => validateAmount('amount', bad)).field).toBe('amount');
+		expect(fieldAmount('amount', 10, 2)).toBe(10);
+		expect(fieldAmount('amount', 10.25, 2)).toBe(10.25);
+		expect(fieldAmount('amount', '19.99', 2)).toBe(19.99);
+		expect(fieldAmount('amount', 0.01, 2)).toBe(0.01);
+		for (const bad of [0, -1, 1.234, 'abc', '', undefined, Number.NaN, Infinity, '2,5', '-5', '1e3']) {
+			expect(problemOf(() => fieldAmount('amount', bad, 2)).field).toBe('amount');
 		}
 	});
 

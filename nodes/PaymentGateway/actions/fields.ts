@@ -60,6 +60,15 @@ export const digitalCardIdField: INodeProperties = {
 	],
 };
 
+/**
+ * An amount or money limit: a text field, read by the one amount rule (validation/amount.ts) however it is given. n8n's
+ * number input rewrote what was typed before the node saw it ("2,5" became 25, "10,50" 1050); a value saved as a
+ * number still runs.
+ */
+export function moneyField(field: Pick<INodeProperties, 'displayName' | 'name' | 'description'> & Partial<INodeProperties>): INodeProperties {
+	return { type: 'string', default: '', placeholder: 'e.g. 10.50', hint: 'With a decimal point: 2.5, not 2,5', ...field };
+}
+
 /** The card's id from either shape: a resource locator, or the plain string workflows saved with 0.1 hold. */
 export function digitalCardIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
 	return requireText('Digital Card (digitalCardId)', ctx.getNodeParameter('digitalCardId', itemIndex, '', { extractValue: true }));

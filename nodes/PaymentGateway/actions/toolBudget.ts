@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { DailyLedger } from './toolLedger';
+import { inThousandths } from '../validation/amount';
 import type { ToolLimits } from './toolMode';
 import { ToolRefusal } from '../shared/nodeError';
 import { DAILY, NOTHING_SENT, TOTAL } from './toolMode';
@@ -12,9 +13,6 @@ interface Tally {
 	held: number;
 }
 
-const thousandths = (amount: number) => Math.round(amount * 1000);
-/** A limit in thousandths, never rounded up: 10.0005 allows 10.000, not 10.001. */
-const limitThousandths = (limit: number) => Math.floor(Math.round(limit * 1e6) / 1000);
 const shown = (value: number) => String(value / 1000);
 
 /**
@@ -87,10 +85,10 @@ function ledgerOf(ctx: IExecuteFunctions, limits: ToolLimits): DailyLedger {
 /** What is left of the day's budget, and when more frees up, in words for a refusal. */
 function dailyRefusal(ledger: DailyLedger, limits: ToolLimits, amount: number | undefined, sent: string): ToolRefusal {
 	const { what, currency } = limits;
-	const daily = limitThousandths(limits.daily);
+	const daily = inThousandths(limits.daily);
 	const { moved, held } = ledger.spent();
 	const left = Math.max(0, daily - moved - held);
-	const wanted = amount === undefined ? 1 : thousandths(amount);
+	const wanted = amount === undefined ? 1 : inThousandths(amount);
 	const freesAt = ledger.freesUpAt(wanted - left);
 	const when =
 		wanted > daily
@@ -111,7 +109,7 @@ export function refuseWhenSpent(ctx: IExecuteFunctions, limits: ToolLimits | und
 	if (limits === undefined) return;
 	const tally = tallyOf(ctx, limits);
 	const { what, currency } = limits;
-	if (tally.moved + tally.held >= limitThousandths(limits.total)) {
+	if (tally.moved + tally.held >= inThousandths(limits.total)) {
 		throw new ToolRefusal(
 			`Refused: this tool has used its ${TOTAL} of ${limits.total} ${currency} in this execution, so it may not make any ${what}. ${NOTHING_SENT} Ask a person to make this ${what}.`,
 			`This tool moves at most ${limits.total} ${currency} per execution, all calls together; a person makes the rest.`,
@@ -119,7 +117,7 @@ export function refuseWhenSpent(ctx: IExecuteFunctions, limits: ToolLimits | und
 	}
 	const ledger = ledgerOf(ctx, limits);
 	const { moved, held } = ledger.spent();
-	if (moved + held >= limitThousandths(limits.daily)) throw dailyRefusal(ledger, limits, undefined, NOTHING_SENT);
+	if (moved + held >= inThousandths(limits.daily)) throw dailyRefusal(ledger, limits, undefined, NOTHING_SENT);
 }
 
 /**
@@ -130,8 +128,8 @@ export function refuseWhenSpent(ctx: IExecuteFunctions, limits: ToolLimits | und
 export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefined, amount: number, afterReading = false): BudgetHold {
 	if (limits === undefined) return { before: async (step) => await step(), send: async (write) => await write() };
 	const tally = tallyOf(ctx, limits);
-	const wanted = thousandths(amount);
-	const total = limitThousandths(limits.total);
+	const wanted = inThousandths(amount);
+	const total = inThousandths(limits.total);
 	const { what, currency } = limits;
 	if (tally.moved + tally.held + wanted > total) {
 		const sent = afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT;
@@ -144,7 +142,7 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 	// The day's budget, across executions: checked and held in the same step, with no wait between.
 	const ledger = ledgerOf(ctx, limits);
 	const day = ledger.spent();
-	if (day.moved + day.held + wanted > limitThousandths(limits.daily)) {
+	if (day.moved + day.held + wanted > inThousandths(limits.daily)) {
 		throw dailyRefusal(ledger, limits, amount, afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT);
 	}
 	const settleDay = ledger.hold(wanted);
@@ -181,5 +179,5 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
  */
 export function leftToday(ctx: IExecuteFunctions, limits: ToolLimits): IDataObject {
 	const { moved, held } = ledgerOf(ctx, limits).spent();
-	return { amount: Number(shown(Math.max(0, limitThousandths(limits.daily) - moved - held))), currency: limits.currency };
+	return { amount: Math.max(0, inThousandths(limits.daily) - moved - held) / 1000, currency: limits.currency };
 }

@@ -1,7 +1,7 @@
 import type { IAdditionalCredentialOptions, ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { stringText } from '../helpers/text';
-import { baseAddresses, cardEncryptionKey } from '../validation/credential';
+import { baseAddresses, cardEncryptionKey, checkoutPageAddress } from '../validation/credential';
 import { merchantHeaders } from './headers';
 import type { SecretValues } from './redact';
 import type { GatewayHost } from './types';
@@ -12,7 +12,11 @@ export const CREDENTIAL_NAME = 'paymentGatewayApi';
 export interface GatewayCredential {
 	readonly clientId: string;
 	readonly clientSecret: string;
-	readonly checkoutPageUrl: string | undefined;
+	/**
+	 * The hosted checkout page, when the credential names one; throws InvalidCredential when it breaks the Base URLs'
+	 * rules, so it is checked where it is used, not only by the credential's Test.
+	 */
+	checkoutPage(): string | undefined;
 	/** What no text shown may quote, in any encoding. */
 	readonly secrets: SecretValues;
 	/** The merchant headers every request carries unless an item overrides one. */
@@ -32,10 +36,10 @@ export async function readCredential(host: GatewayHost, node: INode): Promise<Ga
 	const credentialRef = node.credentials?.[CREDENTIAL_NAME];
 	let bases: { short: string; long: string } | undefined;
 	let cardKey: Buffer | undefined;
+	let checkoutPage: { address: string | undefined } | undefined;
 	return {
 		clientId: stringText(credentials.clientId),
 		clientSecret: stringText(credentials.clientSecret),
-		checkoutPageUrl: stringText(credentials.checkoutPageUrl) || undefined,
 		secrets: {
 			clientId: stringText(credentials.clientId),
 			clientSecret: stringText(credentials.clientSecret),
@@ -53,5 +57,6 @@ export async function readCredential(host: GatewayHost, node: INode): Promise<Ga
 		bases: () => (bases ??= baseAddresses(credentials)),
 		fieldOf: (family) => (family === 'long' && stringText(credentials.checkoutBaseUrl) ? 'Checkout Base URL' : 'Base URL'),
 		cardKey: () => (cardKey ??= cardEncryptionKey(credentials.cardEncryptionKey)),
+		checkoutPage: () => (checkoutPage ??= { address: checkoutPageAddress(credentials) }).address,
 	};
 }

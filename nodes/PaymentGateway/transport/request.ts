@@ -212,7 +212,7 @@ export async function openGateway(host: GatewayHost, endpoint: Endpoint, pace?: 
 		funnel,
 		clientId: credential.clientId,
 		clientSecret: credential.clientSecret,
-		checkoutPageUrl: credential.checkoutPageUrl,
+		checkoutPage: credential.checkoutPage,
 		cardKey: credential.cardKey,
 		endpoint,
 		request,

@@ -77,8 +77,8 @@ export interface Gateway {
 	readonly funnel: Funnel;
 	readonly clientId: string;
 	readonly clientSecret: string;
-	/** The hosted checkout page, when the credential names one. */
-	readonly checkoutPageUrl: string | undefined;
+	/** The hosted checkout page, when the credential names one; throws InvalidCredential when it is not one to send customers to. */
+	checkoutPage(): string | undefined;
 	/** The decoded card encryption key; throws InvalidCredential when it is not 64 hexadecimal characters. */
 	cardKey(): Buffer;
 	/** What this gateway's calls are, unless a call names another (a refund's read of its payment). */

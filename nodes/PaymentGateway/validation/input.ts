@@ -98,68 +98,6 @@ export function withoutTrailing(text: string, char: string): string {
 	return text.slice(0, end);
 }
 
-/** Digits after the point of a plain decimal, ignoring trailing zeros; Infinity for exponent notation of small numbers. */
-function decimalsOf(text: string): number {
-	const exponent = /e([+-]\d+)$/i.exec(text);
-	if (exponent) return Number(exponent[1]) < 0 ? Infinity : 0;
-	const point = text.indexOf('.');
-	return point === -1 ? 0 : withoutTrailing(text.slice(point + 1), '0').length;
-}
-
-/** No amount a gateway takes is written with more characters; longer text is refused before any pattern reads it. */
-const MAX_AMOUNT_CHARS = 32;
-
-/**
- * Amounts travel as JSON numbers. A string from an expression is accepted when it is a plain decimal (no sign, no
- * exponent, ASCII digits). `digits` is how many decimals the currency allows; `unit` names it in the message.
- */
-export function validateAmount(field: string, value: unknown, digits = 2, unit = ''): number {
-	// An empty Amount (where it starts) is a missing value, not a wrong one.
-	if (value === undefined || value === null || value === '') throw new InvalidInput(field, 'is required');
-	let amount: number;
-	let decimals: number;
-	if (typeof value === 'string') {
-		const text = value.trim();
-		if (text.length > MAX_AMOUNT_CHARS) {
-			throw new InvalidInput(field, `must be a number greater than 0, like 25.50, not a text of ${text.length} characters`);
-		}
-		// "12,50" and "1,250.00" are how many people write amounts; the comma is what is wrong, not the number.
-		if (/^[\d.,]+$/.test(text) && text.includes(',') && /\d/.test(text)) {
-			throw new InvalidInput(field, 'has a comma: write it with a decimal point and no thousands separator, like 1250.50');
-		}
-		if (!/^\d+(\.\d+)?$/.test(text)) throw new InvalidInput(field, 'must be a number greater than 0, like 25.50');
-		amount = Number(text);
-		decimals = decimalsOf(text);
-		// More significant digits than a JSON number carries would send another amount than the one given.
-		const point = text.indexOf('.');
-		const whole = text.slice(0, point === -1 ? text.length : point).replace(/^0+(?=\d)/, '');
-		const fraction = point === -1 ? '' : withoutTrailing(text.slice(point + 1), '0');
-		const canonical = fraction ? `${whole}.${fraction}` : whole;
-		if (String(amount) !== canonical && Number.isFinite(amount) && amount > 0) {
-			throw new InvalidInput(field, 'has more digits than can be sent exactly');
-		}
-	} else if (typeof value === 'number') {
-		amount = value;
-		decimals = decimalsOf(String(value));
-	} else {
-		throw new InvalidInput(field, 'must be a number greater than 0');
-	}
-	if (!Number.isFinite(amount) || !(amount > 0)) throw new InvalidInput(field, 'must be a number greater than 0');
-	const where = unit ? ` for ${unit}` : '';
-	const places = digits === 1 ? 'decimal place' : 'decimal places';
-	if (decimals > digits) {
-		throw new InvalidInput(
-			field,
-			digits === 0
-				? `must be a whole number${where}, which has 0 decimal places`
-				: `must have at most ${digits} ${places}${where}`,
-		);
-	}
-	// Beyond this the amount in minor units is no longer an exact integer.
-	if (amount * 10 ** digits > Number.MAX_SAFE_INTEGER) throw new InvalidInput(field, `is too large to be exact${where}`);
-	return amount;
-}
-
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 export function validateEmail(field: string, value: unknown): string {

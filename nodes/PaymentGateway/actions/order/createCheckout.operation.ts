@@ -13,6 +13,8 @@ const redirectUrlOf = (ctx: IExecuteFunctions, itemIndex: number) =>
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const redirectUrl = redirectUrlOf(this, itemIndex);
 	const returnTo = redirectUrl ? validateUrl('Redirect URL (additionalFields.redirectUrl)', redirectUrl) : undefined;
+	// Customers are sent to it: checked before the order is made, as the credential's Test checks it.
+	const page = gateway.checkoutPage();
 	const order = await gateway.request(
 		{
 			method: 'POST',
@@ -22,8 +24,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		},
 		callSettings(this, itemIndex),
 	);
-	if (!gateway.checkoutPageUrl || !returnTo || typeof order.orderId !== 'string') return order;
-	return { ...order, checkoutUrl: checkoutUrl(gateway.checkoutPageUrl, order.orderId, returnTo, gateway.clientId) };
+	if (!page || !returnTo || typeof order.orderId !== 'string') return order;
+	return { ...order, checkoutUrl: checkoutUrl(page, order.orderId, returnTo, gateway.clientId) };
 }
 
 /**
@@ -37,7 +39,8 @@ export function hints(this: IExecuteFunctions, outputs: Array<IDataObject[] | un
 	);
 	const noRedirect = withoutLink.filter((itemIndex) => !redirectUrlOf(this, itemIndex)).length;
 	const reasons: string[] = [];
-	if (withoutLink.length > 0 && !gateway?.checkoutPageUrl) {
+	// Every order made passed the page's check: it is set and sound here, or not set.
+	if (withoutLink.length > 0 && !gateway?.checkoutPage()) {
 		reasons.push(
 			'the Payment Gateway API credential has no Hosted Checkout Page URL (checkoutPageUrl): set it there, e.g. https://merchant.example.com/cpbs/pg',
 		);

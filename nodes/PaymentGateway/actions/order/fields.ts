@@ -1,14 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	currencyDigits,
-	InvalidInput,
-	optionalText,
-	requireText,
-	validateAmount,
-	validateCurrency,
-	validateEmail,
-} from '../../validation/input';
+import { fieldAmount } from '../../validation/amount';
+import { currencyDigits, InvalidInput, optionalText, requireText, validateCurrency, validateEmail } from '../../validation/input';
+import { moneyField } from '../fields';
 
 /** What to check before creating an order again whose outcome is unknown, either way of creating it. */
 export const ORDER_CHECK_FIRST =
@@ -17,17 +11,14 @@ export const ORDER_CHECK_FIRST =
 /** Fields shared by both ways of creating an order; `checkout` adds what only the long-path endpoint takes. */
 export function orderFields(checkout: boolean): INodeProperties[] {
 	const fields: INodeProperties[] = [
-		{
+		moneyField({
 			displayName: 'Amount',
 			name: 'amount',
-			type: 'number',
 			required: true,
-			// Empty until typed: 0 would look like a value, and running refuses it all the same.
-			default: null,
-			placeholder: '25.50',
+			placeholder: 'e.g. 25.50',
 			description:
-				"Total to charge, in the currency below, with as many decimals as the currency has (USD 2, OMR 3, JPY 0)",
-		},
+				'Total to charge, in the currency below, written with a decimal point and as many decimals as the currency has (USD 2, OMR 3, JPY 0)',
+		}),
 		{
 			displayName: 'Currency',
 			name: 'currency',
@@ -140,9 +131,8 @@ export function orderBody(ctx: IExecuteFunctions, itemIndex: number, checkout: b
 	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const uiMode = requireText('UI Mode (uiMode)', ctx.getNodeParameter('uiMode', itemIndex, 'checkout'));
 	const currency = validateCurrency('Currency (currency)', ctx.getNodeParameter('currency', itemIndex));
-	const digits = currencyDigits(currency);
 	const body: IDataObject = {
-		amount: validateAmount('Amount (amount)', ctx.getNodeParameter('amount', itemIndex), digits, currency),
+		amount: fieldAmount('Amount (amount)', ctx.getNodeParameter('amount', itemIndex), currencyDigits(currency), currency),
 		currency,
 		uiMode,
 	};

@@ -4,39 +4,14 @@ import { callSettings } from '../common';
 import { defineOperation } from '../operation';
 import { encryptCardDetails } from '../../transport/crypto';
 import type { Gateway } from '../../transport/request';
-import {
-	InvalidInput,
-	requireText,
-	validateCardNumber,
-	validateCvv,
-	validateExpiry,
-	validateUrl,
-} from '../../validation/input';
-import { digitalCardIdField, digitalCardIdOf, orderIdField } from '../fields';
+import { InvalidInput, requireText, validateCardNumber, validateCvv, validateExpiry, validateUrl } from '../../validation/input';
+import { digitalCardIdField, digitalCardIdOf, moneyField, orderIdField } from '../fields';
 import { holdBudget, leftToday } from '../toolBudget';
-import type { ToolLimits } from '../toolMode';
-import {
-	assertAnswerMatches,
-	assertLimitCurrency,
-	assertWithinLimit,
-	inToolMode,
-	isToolMode,
-	outsideToolMode,
-	refuseCardDetails,
-	refuseCvv,
-	requireCustomerConfirmation,
-	statedAmount,
-	statedCurrency,
-	toolLimitFields,
-	toolLimits,
-} from '../toolMode';
+import { assertAnswerMatches, inToolMode, isToolMode, outsideToolMode, storedCardCall, toolLimitFields } from '../toolMode';
 import { PAYMENT } from '../../shared/answers';
 
 const cardMode = { show: { paymentMode: ['card'] } };
 const tokenMode = { show: { paymentMode: ['token'] } };
-
-/** The gateway settles in currencies of up to three decimals; the order's currency is not known here. */
-const AMOUNT_DIGITS = 3;
 
 const storedCard = { name: 'Stored Card', value: 'token', description: 'Pay with a card stored earlier (a digital card)' };
 
@@ -67,17 +42,14 @@ const properties: INodeProperties[] = [
 		description: "An AI agent's tool pays with stored cards only: card numbers must never pass through a language model",
 		displayOptions: inToolMode,
 	},
-	{
+	moneyField({
 		displayName: 'Amount',
 		name: 'amount',
-		type: 'number',
 		required: true,
-		default: 0,
-		placeholder: 'e.g. 10.50',
 		description:
-			"The amount of the order being paid, as the agent states it: the call is refused when it is above Maximum Amount per Call, and a human reviewer sees it. The gateway charges the order's own amount, which it does not tell before the payment.",
+			"The amount of the order being paid, as the agent states it, in the Limit Currency: the call is refused when it is above Maximum Amount per Call, and a human reviewer sees it. The gateway charges the order's own amount, which it does not tell before the payment.",
 		displayOptions: inToolMode,
-	},
+	}),
 	{
 		displayName: 'Currency',
 		name: 'currency',
@@ -189,26 +161,6 @@ const AUTHENTICATION_FLAGS: Record<string, { skipCVVandOTP: boolean; skipCVVOnly
 	none: { skipCVVandOTP: true, skipCVVOnlyFlag: false },
 };
 
-/** A CVV the workflow file or the model put in, whatever the editor hides: any value at all is refused in tool mode. */
-function carriesCvv(ctx: IExecuteFunctions): boolean {
-	const raw = ctx.getNode().parameters.cardCVV;
-	return raw !== undefined && raw !== null && String(raw).trim() !== '';
-}
-
-/** The limits of a tool, checked on what the call states: nothing is read or sent before they hold. */
-function toolCall(ctx: IExecuteFunctions, itemIndex: number, paymentMode: string): { limits: ToolLimits; amount: number } {
-	const parameter = (name: string, fallback?: unknown) => ctx.getNodeParameter(name, itemIndex, fallback);
-	// Before any card field is read: a workflow file can carry card mode, card details or a CVV into the tool.
-	if (paymentMode === 'card') refuseCardDetails();
-	if (carriesCvv(ctx)) refuseCvv();
-	requireCustomerConfirmation(parameter('customerAuthentication', 'cvvAndOtp'));
-	const limits = toolLimits(ctx, itemIndex, 'payment') as ToolLimits;
-	const amount = statedAmount(parameter('amount'), AMOUNT_DIGITS, limits);
-	assertWithinLimit(limits, amount);
-	assertLimitCurrency(limits, statedCurrency(parameter('currency'), limits), 'the order (as this call states it)');
-	return { limits, amount };
-}
-
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const parameter = (name: string, fallback?: unknown) => this.getNodeParameter(name, itemIndex, fallback);
 	const settings = callSettings(this, itemIndex);
@@ -218,7 +170,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	if (paymentMode !== 'card' && paymentMode !== 'token') {
 		throw new InvalidInput('Payment Mode (paymentMode)', 'must be "card" or "token"');
 	}
-	const tool = isToolMode(this) ? toolCall(this, itemIndex, paymentMode) : undefined;
+	const tool = isToolMode(this) ? storedCardCall(this, itemIndex, paymentMode) : undefined;
 	const authentication = parameter('customerAuthentication', 'cvvAndOtp');
 	// Only a string may be looked up: an object from an expression could not even be turned into a key.
 	const flags =

@@ -4,17 +4,15 @@ import { NodeOperationError } from 'n8n-workflow';
 import { fetchPaymentStatus } from '../../shared/paymentStatus';
 import { UNKNOWN_ID } from '../../transport/errors';
 import type { CallSettings, Endpoint, Gateway } from '../../transport/request';
-import { InvalidInput, requireText, validateAmount } from '../../validation/input';
+import { fieldAmount, GATEWAY_DECIMALS, NotAnAmount, positiveAmount } from '../../validation/amount';
+import { InvalidInput, requireText } from '../../validation/input';
 import { callSettings } from '../common';
-import { paymentIdField } from '../fields';
+import { moneyField, paymentIdField } from '../fields';
 import { defineOperation } from '../operation';
 import { holdBudget, leftToday, refuseWhenSpent } from '../toolBudget';
 import type { BudgetHold } from '../toolBudget';
 import { assertLimitCurrency, assertWithinLimit, toolLimitFields, toolLimits } from '../toolMode';
 import { PAYMENT_RECORD, REFUND } from '../../shared/answers';
-
-/** The gateway settles in currencies of up to three decimals, and a refund names no currency of its own. */
-const REFUND_DIGITS = 3;
 
 const properties: INodeProperties[] = [
 	{
@@ -44,19 +42,15 @@ const properties: INodeProperties[] = [
 		// An amount given decides, as it did before this choice existed: saved workflows refund what they always did.
 		default: 'partial',
 	},
-	{
+	moneyField({
 		displayName: 'Amount',
 		name: 'amount',
-		type: 'number',
 		required: true,
-		// Empty until typed: 0 would look like a value, and running refuses it all the same.
-		default: null,
-		placeholder: 'e.g. 10.50',
-		hint: 'For everything, choose Refund: The Whole Payment.',
+		hint: 'With a decimal point: 10.50, not 10,50. For everything, choose Refund: The Whole Payment.',
 		description:
 			"How much to give back, in the payment's currency. All refunds of a payment add up to at most its amount.",
 		displayOptions: { show: { refundType: ['partial'] } },
-	},
+	}),
 	...toolLimitFields('refund'),
 ];
 
@@ -94,18 +88,25 @@ async function readPayment(gateway: Gateway, paymentId: string, settings: CallSe
  * is refused here rather than sent an amount the gateway would refuse, or take wrongly.
  */
 function wholeAmount(ctx: IExecuteFunctions, payment: IDataObject, settings: CallSettings): number {
-	const status = String(payment.paymentStatus ?? payment.status ?? '');
-	if (status !== 'success') {
-		const why = /refund/i.test(status)
-			? `it is ${status.replace(/_/g, ' ')} already, and the gateway does not say how much is left`
-			: `its status is "${status || 'unknown'}", and only a successful payment can be refunded`;
-		throw new NodeOperationError(ctx.getNode(), `The whole payment cannot be refunded: ${why}`, {
+	const cannot = (why: string) =>
+		new NodeOperationError(ctx.getNode(), `The whole payment cannot be refunded: ${why}`, {
 			itemIndex: settings.itemIndex,
 			description:
 				'No refund was sent; the payment was only read. To give back part of a payment refunded before, choose Refund: An Amount, and check what is left with Status → Get by Payment ID.',
 		});
+	const status = String(payment.paymentStatus ?? payment.status ?? '');
+	if (status !== 'success') {
+		throw cannot(
+			/refund/i.test(status)
+				? `it is ${status.replace(/_/g, ' ')} already, and the gateway does not say how much is left`
+				: `its status is "${status || 'unknown'}", and only a successful payment can be refunded`,
+		);
 	}
-	return validateAmount("the payment's amount (as the gateway gave it)", payment.amount, REFUND_DIGITS);
+	// Read by the rule that reads the amounts users type: what is not an amount there is none here either.
+	if (payment.amount === undefined) throw cannot('the gateway gave no amount for it');
+	const amount = positiveAmount(payment.amount, GATEWAY_DECIMALS);
+	if (amount instanceof NotAnAmount) throw cannot(`its amount, as the gateway gave it, ${amount.problem}`);
+	return amount;
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
@@ -125,7 +126,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 		assertWithinLimit(limits, amount, true);
 		hold = holdBudget(this, limits, amount, true);
 	} else {
-		amount = validateAmount('Amount (amount)', this.getNodeParameter('amount', itemIndex), REFUND_DIGITS);
+		// A refund names no currency of its own; a tool's is the Limit Currency, which its payment's must be.
+		amount = fieldAmount('Amount (amount)', this.getNodeParameter('amount', itemIndex), limits?.digits ?? GATEWAY_DECIMALS, limits?.currency);
 		assertWithinLimit(limits, amount);
 		// Held before the read: calls made at the same time count it while this one learns the payment's currency.
 		hold = holdBudget(this, limits, amount);
