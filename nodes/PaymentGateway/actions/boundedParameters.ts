@@ -1,7 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../helpers/json';
+import { expressionProblem } from '../validation/amount';
 import { InvalidInput } from '../validation/input';
+import { MONEY_FIELDS } from './fields';
 
 /**
  * The longest text any parameter takes: a redirect URL, at 2,048 characters, is the longest real one. Parameters come
@@ -46,7 +48,15 @@ function overlongPath(value: unknown, path: string, depth = 0): string | undefin
  */
 export function withBoundedParameters(ctx: IExecuteFunctions, properties: INodeProperties[]): IExecuteFunctions {
 	const labels = labelsOf(properties);
+	// A money field's expression as written, once per execution (getNode() copies the node): its digits decide.
+	const rewrites = new Map<string, string | undefined>();
+	const rewriteOf = (name: string) => {
+		if (!rewrites.has(name)) rewrites.set(name, expressionProblem(ctx.getNode().parameters[name]));
+		return rewrites.get(name);
+	};
 	const getNodeParameter = ((name: string, itemIndex: number, ...rest: unknown[]) => {
+		const rewrite = MONEY_FIELDS.has(name) ? rewriteOf(name) : undefined;
+		if (rewrite) throw new InvalidInput(labels.get(name) ?? name, rewrite);
 		const value = (ctx.getNodeParameter as (...args: unknown[]) => unknown)(name, itemIndex, ...rest);
 		const path = overlongPath(value, name);
 		if (path !== undefined) {

@@ -60,12 +60,16 @@ export const digitalCardIdField: INodeProperties = {
 	],
 };
 
+/** The names of the money fields, whose expressions are read as written too (boundedParameters.ts). */
+export const MONEY_FIELDS = new Set<string>();
+
 /**
  * An amount or money limit: a text field, read by the one amount rule (validation/amount.ts) however it is given. n8n's
  * number input rewrote what was typed before the node saw it ("2,5" became 25, "10,50" 1050); a value saved as a
  * number still runs.
  */
 export function moneyField(field: Pick<INodeProperties, 'displayName' | 'name' | 'description'> & Partial<INodeProperties>): INodeProperties {
+	MONEY_FIELDS.add(field.name);
 	return { type: 'string', default: '', placeholder: 'e.g. 10.50', hint: 'With a decimal point: 2.5, not 2,5', ...field };
 }
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { ToolRefusal } from '../shared/nodeError';
 import { amountWithin, answerAmount, fieldAmount, GATEWAY_DECIMALS, NotAnAmount, readAmount } from '../validation/amount';
-import { currencyDigits } from '../validation/input';
+import { currencyCode, currencyDigits } from '../validation/input';
 import { moneyField } from './fields';
 
 /**
@@ -121,10 +121,10 @@ function authorsCurrency(ctx: IExecuteFunctions, itemIndex: number, what: string
 		authorsRefusal(CURRENCY, problem, what, `Set ${CURRENCY} on this tool to the three-letter code of the currency its limits are in, e.g. USD.`);
 	if (leftToTheAgent(ctx, 'toolLimitCurrency')) throw refused('is left to the AI agent ($fromAI)');
 	const value = ctx.getNodeParameter('toolLimitCurrency', itemIndex, '');
-	const code = typeof value === 'string' ? value.trim() : '';
-	if (code === '') throw refused('is not set');
-	if (!/^[A-Za-z]{3}$/.test(code)) throw refused('is not a three-letter currency code');
-	return code.toUpperCase();
+	if (typeof value !== 'string' || value.trim() === '') throw refused('is not set');
+	const code = currencyCode(value);
+	if (!code) throw refused('is not a three-letter currency code');
+	return code;
 }
 
 /**
@@ -184,9 +184,9 @@ export function assertWithinLimit(limits: ToolLimits | undefined, amount: number
 export function assertLimitCurrency(limits: ToolLimits | undefined, currency: unknown, whose: string, afterReading = false): void {
 	if (limits === undefined) return;
 	const { what } = limits;
-	const code = typeof currency === 'string' ? currency.trim().toUpperCase() : '';
+	const code = currencyCode(currency);
 	if (code === limits.currency) return;
-	const problem = code === '' ? `the currency of ${whose} is not known` : `${whose} is in ${code.slice(0, 3)}`;
+	const problem = code === undefined ? `the currency of ${whose} is not known, or is no three-letter code` : `${whose} is in ${code}`;
 	throw new ToolRefusal(
 		`Refused: ${problem}, and this tool's limits are in ${limits.currency} (${CURRENCY}). ${sentBefore(what, afterReading)} Ask a person to make this ${what}.`,
 		`Only ${what}s in ${limits.currency} may be made through this tool; a person makes those in other currencies.`,
@@ -276,7 +276,7 @@ export function storedCardCall(ctx: IExecuteFunctions, itemIndex: number, paymen
  * money moves. An answer without them proves nothing, so it is withheld too.
  */
 export function assertAnswerMatches(payment: IDataObject, limits: ToolLimits, stated: number): void {
-	const currency = typeof payment.currency === 'string' ? payment.currency.trim().toUpperCase() : undefined;
+	const currency = currencyCode(payment.currency);
 	// Read by the rule that reads amounts typed: empty, blank, negative or other text is no amount, and proves nothing.
 	const amount = answerAmount(payment.amount);
 	if (currency === limits.currency && amount !== undefined && amount <= stated) return;

@@ -58,11 +58,12 @@ export function holdsCardNumber(run: string): boolean {
 
 /**
  * The digits of a card number as a user may write it: any script's digits, any separators (spaces, dashes, dots…);
- * undefined when it holds a letter or is no card number.
+ * undefined when it holds a letter, a mark or a number sign that is no decimal digit (❶, a struck-through 4): what is
+ * sent is every digit typed, nothing of it dropped as a separator.
  */
 export function cardNumberOf(text: string): string | undefined {
 	const normal = asciiDigits(text);
-	if (/[\p{L}]/u.test(normal)) return undefined;
+	if (/[\p{L}\p{M}]|(?!\p{Nd})\p{N}/u.test(normal)) return undefined;
 	const digits = normal.replace(/\D/g, '');
 	return isCardNumber(digits) ? digits : undefined;
 }

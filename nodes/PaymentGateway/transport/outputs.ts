@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { asciiDigits, cardNumberOf, holdsCardNumber } from '../helpers/cardNumber';
 import { isPlainObject } from '../helpers/json';
 import { isAnswerAmount } from '../validation/amount';
+import { currencyCode } from '../validation/input';
 import type { Funnel } from './redact';
 
 // What leaves the node of a gateway's answer (or a notification) is what its operation declares: each field by name,
@@ -56,6 +57,11 @@ const PRINTABLE = /^[\x21-\x7e]+$/;
 /** Whether any stretch without letters holds a card number (digits of any script, any separators between them). */
 const holdsCard = (text: string) => asciiDigits(text).split(/\p{L}+/u).some(holdsCardNumber);
 
+// Digits with separators that touch no letter: in a field that holds random hex ids (a form's values, an address), the
+// digits between an id's letters are no card number, and would be taken for one now and then.
+const DIGITS_APART = /(?<![\p{L}\d])\d(?:[^\p{L}\d]{0,8}\d)*(?![\p{L}\d])/gu;
+const holdsCardApart = (text: string) => [...asciiDigits(text).matchAll(DIGITS_APART)].some(([run]) => holdsCardNumber(run));
+
 const asText = (value: unknown): string | undefined =>
 	typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
 
@@ -80,8 +86,7 @@ function urlOf(value: unknown, funnel: Funnel): string | undefined {
 			return segment;
 		}
 	});
-	const cardLike = (segment: string) => !/\p{L}/u.test(segment) && holdsCardNumber(asciiDigits(segment));
-	return segments.some(cardLike) || funnel.quotesSecret(segments.join('/')) ? undefined : value;
+	return segments.some(holdsCardApart) || funnel.quotesSecret(segments.join('/')) ? undefined : value;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
@@ -115,7 +120,7 @@ function formOf(value: unknown, funnel: Funnel): string | undefined {
 		else if (tag === 'input' && form !== undefined) {
 			const field = attributeOf(attributes, 'name');
 			const text = attributeOf(attributes, 'value') ?? '';
-			if (!field || !FIELD_NAME.test(field) || !FORM_VALUE.test(text) || holdsCard(text) || funnel.quotesSecret(text) || fields.length >= 20) return undefined;
+			if (!field || !FIELD_NAME.test(field) || !FORM_VALUE.test(text) || holdsCardApart(text) || funnel.quotesSecret(text) || fields.length >= 20) return undefined;
 			fields.push(`<input type="hidden" name="${field}" value="${escapeHtml(text)}">`);
 		}
 	}
@@ -142,7 +147,7 @@ function ofKind(kind: Kind, value: unknown, funnel: Funnel, record: IDataObject)
 		case 'amount':
 			return isAnswerAmount(value) && !holdsCardNumber(text ?? '') ? value : undefined;
 		case 'currency':
-			return typeof value === 'string' && /^[A-Za-z]{3}$/.test(value.trim()) ? value : undefined;
+			return currencyCode(value) ? value : undefined;
 		case 'time':
 			return typeof value === 'string' && TIME.test(value.trim()) ? value : undefined;
 		case 'lastFour': {

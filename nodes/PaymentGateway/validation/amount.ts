@@ -115,3 +115,20 @@ export function fieldAmount(field: string, value: unknown, digits: number, unit 
 	if (amount instanceof NotAnAmount) throw new InvalidInput(field, amount.problem);
 	return amount;
 }
+
+/**
+ * An expression that rewrites the digits written in it before the node sees its value: n8n runs `{{ }}` as JavaScript,
+ * where `1,5` is the comma operator (5) and `025` an octal number (21). The amount rule only ever sees the result, so
+ * the expression is read as the user wrote it; undefined when it has no such number.
+ */
+export function expressionProblem(raw: unknown): string | undefined {
+	if (typeof raw !== 'string' || !raw.startsWith('=')) return undefined;
+	for (const [, code] of raw.matchAll(/\{\{([\s\S]*?)\}\}/g)) {
+		const outsideStrings = code.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
+		if (/\d,\d/.test(outsideStrings)) {
+			return 'is an expression with a comma between digits, which n8n reads as two numbers ({{ 1,5 }} gives 5): write 1.5, or a space after a comma between arguments';
+		}
+		if (/(?<![\w.$])0\d/.test(outsideStrings)) return 'is an expression with a number that starts with 0, which n8n reads as octal ({{ 025 }} gives 21): leave the 0 out';
+	}
+	return undefined;
+}

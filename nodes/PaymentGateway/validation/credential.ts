@@ -21,29 +21,35 @@ const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 const isLoopback = (hostname: string): boolean => LOOPBACK_HOST.test(hostname);
 
 /**
- * A base address as the transport uses it: scheme required, no query or fragment, no trailing slash. Every request
- * carries the Basic header with the client secret, so it goes over https; plain http only to this machine (a local
- * test gateway). User info in the address would be sent as a second Authorization.
+ * An address of the credential as it is used, the Base URLs and the Hosted Checkout Page URL alike: printable ASCII with
+ * no space or backslash (what a browser and this node would read differently), a scheme, no query or fragment, no user
+ * info (it would be sent as a second Authorization, or hide the host: `https://evil\@merchant/`), and https: every
+ * request carries the Basic header with the client secret, and a customer's browser opens the page; plain http only to
+ * this machine (a local test gateway). `what` says, for https, why it matters here.
  */
-function baseAddress(field: string, value: unknown): string {
+function webAddress(field: string, value: unknown, what: string): { address: string; url: URL } {
 	const address = addressText(field, value);
 	if (!/^https?:\/\//i.test(address)) throw new InvalidCredential(field, 'must start with https:// or http://');
+	if (!/^[\x21-\x7e]+$/.test(address) || address.includes('\\')) {
+		throw new InvalidCredential(field, 'must be a plain web address: no spaces, backslashes, line breaks or characters outside ASCII (write a host in another script as its xn-- form)');
+	}
 	if (!URL.canParse(address)) throw new InvalidCredential(field, 'is not a valid web address');
-	const parsed = new URL(address);
-	if (parsed.search || parsed.hash || address.includes('?') || address.includes('#')) {
+	const url = new URL(address);
+	if (url.search || url.hash || address.includes('?') || address.includes('#')) {
 		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…)');
 	}
-	if (parsed.username || parsed.password || /^https?:\/\/[^/]*@/i.test(address)) {
+	if (url.username || url.password || /^https?:\/\/[^/]*@/i.test(address)) {
 		throw new InvalidCredential(field, 'must not contain a user name or password (user:password@…): the credential signs every request');
 	}
-	if (parsed.protocol !== 'https:' && !isLoopback(parsed.hostname)) {
-		throw new InvalidCredential(
-			field,
-			'must start with https://: over http:// the client secret would travel in clear text (http:// is accepted only for localhost, 127.0.0.0/8 and ::1)',
-		);
+	if (url.protocol !== 'https:' && !isLoopback(url.hostname)) {
+		throw new InvalidCredential(field, `must start with https://: ${what} (http:// is accepted only for localhost, 127.0.0.0/8 and ::1)`);
 	}
-	return address;
+	return { address, url };
 }
+
+/** A base address as the transport uses it: no trailing slash. */
+const baseAddress = (field: string, value: unknown): string =>
+	webAddress(field, value, 'over http:// the client secret would travel in clear text').address;
 
 /** Where each path family is sent, once the client's identity is there to sign with. */
 export function baseAddresses(credentials: IDataObject): { short: string; long: string } {
@@ -91,28 +97,17 @@ function underApiBase(page: string, credentials: IDataObject): boolean {
  */
 export function checkoutPageAddress(credentials: IDataObject): string | undefined {
 	const field = 'Hosted Checkout Page URL';
-	const page = stringText(credentials.checkoutPageUrl);
-	if (!page) return undefined;
-	if (page.length > MAX_ADDRESS_CHARS) throw new InvalidCredential(field, `is longer than ${MAX_ADDRESS_CHARS} characters`);
-	if (!URL.canParse(page) || !/^https?:\/\//i.test(page)) {
-		throw new InvalidCredential(field, 'must be a web address starting with https://, e.g. https://merchant.example.com/cpbs/pg');
-	}
-	const url = new URL(page);
-	if (url.username || url.password) throw new InvalidCredential(field, 'must not contain a user name or password (…@)');
-	if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-		throw new InvalidCredential(field, 'must start with https:// (a customer’s browser opens it; http:// only for this machine)');
-	}
-	if (url.search || url.hash || page.includes('?') || page.includes('#')) {
-		throw new InvalidCredential(field, 'must not contain a query string (?…) or a fragment (#…): the node adds the query');
-	}
+	if (!stringText(credentials.checkoutPageUrl)) return undefined;
+	const { address, url } = webAddress(field, credentials.checkoutPageUrl, 'a customer’s browser opens it');
 	if (withoutTrailing(url.pathname, '/') === '') {
 		throw new InvalidCredential(field, 'must include the page’s path, e.g. https://merchant.example.com/cpbs/pg');
 	}
-	if (API_PATH.test(url.pathname) || underApiBase(page, credentials)) {
+	if (API_PATH.test(url.pathname) || underApiBase(address, credentials)) {
 		throw new InvalidCredential(
 			field,
 			'is an address of the merchant API; it must be the page where customers pay (usually on another host, e.g. https://merchant.example.com/cpbs/pg)',
 		);
 	}
-	return page;
+	// As a browser reads it: the customer is sent to that very address.
+	return withoutTrailing(url.href, '/');
 }

@@ -60,11 +60,19 @@ export function currencyDigits(currency: string): number {
 	}
 }
 
+/**
+ * A currency code as typed, stated by a model or answered by the gateway: three ASCII letters, in upper case; undefined
+ * for anything else. Checked before upper-casing: Unicode case mapping turns 'ſ' into 'S' and 'ß' into 'SS'.
+ */
+export function currencyCode(value: unknown): string | undefined {
+	const code = typeof value === 'string' ? value.trim() : '';
+	return /^[A-Za-z]{3}$/.test(code) ? code.toUpperCase() : undefined;
+}
+
 export function validateCurrency(field: string, value: unknown): string {
-	const code = requireText(field, value);
-	// Checked before upper-casing: Unicode case mapping turns 'ſ' into 'S' and 'ß' into 'SS'.
-	if (!/^[A-Za-z]{3}$/.test(code)) throw new InvalidInput(field, 'must be a three-letter currency code, like USD or OMR');
-	return code.toUpperCase();
+	const code = currencyCode(requireText(field, value));
+	if (!code) throw new InvalidInput(field, 'must be a three-letter currency code, like USD or OMR');
+	return code;
 }
 
 /** The longest time Node's timers hold: a longer one fires at once. */
@@ -137,8 +145,8 @@ export function validateCardNumber(field: string, value: unknown): string {
 	if (digits) return digits;
 	const written = asciiDigits(text);
 	const count = written.replace(/\D/g, '').length;
-	if (/\p{L}/u.test(written) || count < MIN_CARD_DIGITS || count > MAX_CARD_DIGITS) {
-		throw new InvalidInput(field, `must be ${MIN_CARD_DIGITS} to ${MAX_CARD_DIGITS} digits`);
+	if (/[\p{L}\p{M}]|(?!\p{Nd})\p{N}/u.test(written) || count < MIN_CARD_DIGITS || count > MAX_CARD_DIGITS) {
+		throw new InvalidInput(field, `must be ${MIN_CARD_DIGITS} to ${MAX_CARD_DIGITS} digits, with nothing but spaces, dashes or dots between them`);
 	}
 	throw new InvalidInput(field, 'is not a valid card number (check digit mismatch)');
 }
