@@ -130,7 +130,12 @@ describe('a secret in the formData form or a url', () => {
 describe('card numbers beside letters or more digits: the one card-number rule only sees digits without letters', () => {
 	// A status read carries no card data in its request: only the card-number rule stands between a PAN and the item.
 	it('a card number after a letter prefix does not leave as a receiptId', () => {
-		expect(asKind('id', `PAN${CARD}`, funnel)).toBeUndefined();
+		expect(asKind('receipt', `PAN${CARD}`, funnel)).toBeUndefined();
+	});
+
+	it('a card number the request sent does not leave behind a prefix in a gateway id (dc_ + 16 digits is an id of the gateway now and then)', () => {
+		expect(asKind('id', `PAN${CARD}`, cardFunnel({ number: CARD }))).toBeUndefined();
+		expect(asKind('id', 'dc_1234567890123452', funnel)).toBe('dc_1234567890123452');
 	});
 
 	it('a card number with dashes after a word does not leave as a receiptId', () => {

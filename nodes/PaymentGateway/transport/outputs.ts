@@ -66,12 +66,13 @@ const asText = (value: unknown): string | undefined =>
 	typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
 
 /**
- * The gateway's id. Its body of digits alone is no more than 11 of them: a random hex id almost never is one, and 12
- * or more could be a card number, or one followed by an expiry.
+ * The gateway's id. One of digits alone, without a prefix, has no more than 11 of them: 12 or more could be a card
+ * number, or one followed by an expiry. Behind a prefix (`dc_`, `PAY`), digits alone are the id's random hex by chance
+ * now and then; the card data the request sent is looked for there too (redact.ts).
  */
 function gatewayIdOf(text: string): boolean {
 	const body = GATEWAY_ID.exec(text)?.[1];
-	return body !== undefined && !(/^[\d-]+$/.test(body) && body.replace(/-/g, '').length > 11);
+	return body !== undefined && !(body === text && /^[\d-]+$/.test(body) && body.replace(/-/g, '').length > 11);
 }
 
 function urlOf(value: unknown, funnel: Funnel): string | undefined {
