@@ -224,7 +224,7 @@ describe('a server that wraps every error in the gateway\'s envelope ("Not found
 
 describe('Hosted Checkout Page URL, when set: its form is checked before anything is sent', () => {
 	const cases: Array<[string, () => string, RegExp]> = [
-		['without a scheme', () => 'merchant.example.com/cpbs/pg', /must be a web address starting with https:\/\//],
+		['without a scheme', () => 'merchant.example.com/cpbs/pg', /must start with https:\/\/ or http:\/\//],
 		['http:// on another machine', () => 'http://merchant.example.com/cpbs/pg', /must start with https:\/\//],
 		['with a user and password', () => 'https://user:pw@merchant.example.com/cpbs/pg', /must not contain a user name or password/],
 		['with a query string', () => 'https://merchant.example.com/cpbs/pg?actionType=checkout', /must not contain a query string/],
