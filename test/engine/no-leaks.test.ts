@@ -95,6 +95,8 @@ describe('the leak detector itself', () => {
 				masked: '************8785',
 				signature: 'a3b9f1111111111111111111111111111111111111111111111111111111111e',
 				orderId: 'ord_51860017c0ffee00',
+				paymentId: 'wb-0b1c2d3e-9731-4abc-8def-a0b1c2d3e4f5',
+				nodeId: 'c2d3e4f5-aaaa-4bbb-9731-0b1c2d3e4f5a',
 				timestamp: '2026-11-22T05:04:02.123Z',
 				startTime: 1795323497311,
 				executionTime: Number(CVV),
