@@ -127,7 +127,7 @@ describe('docker/install-package.sh', () => {
 });
 
 describe('line endings', () => {
-	const scripts = ['docker/entrypoint.sh', 'docker/install-package.sh', 'docker/keep-tarball.sh', 'e2e/install-n8n.sh', '.ci/run'];
+	const scripts = ['docker/entrypoint.sh', 'docker/install-package.sh', 'docker/keep-tarball.sh', 'e2e/install-n8n.sh', 'e2e/lib/progress.sh', '.ci/run'];
 
 	it('every checkout, Windows included, writes the shell scripts with LF (.gitattributes), as they are stored', () => {
 		const attributes = execFileSync('git', ['check-attr', 'eol', '--', ...scripts], { cwd: root, encoding: 'utf8' });
