@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
 
+import { firstWorkflowChecks } from './editor/first-workflow.mjs';
 import * as editor from './editor/page.mjs';
 
 const require = createRequire(import.meta.url);
@@ -328,6 +329,8 @@ check('Status → Get by Order ID of an unpaid order executed from the editor: i
 	await screenshot('hint.png');
 	await closePanel(ndv);
 });
+
+firstWorkflowChecks(s, { step, check, log });
 
 check('no uncaught errors in the editor page', () => assert.deepEqual(s.pageErrors.slice(0, 3), []));
 
