@@ -70,7 +70,7 @@ describe("the Dockerfile's tarball step (docker/keep-tarball.sh)", () => {
 		const folder = tempFolder();
 		const packed = path.join(folder, 'packed');
 		mkdirSync(packed);
-		writeFileSync(path.join(packed, 'package.json'), read('package.json').replace(/^  "version": "[^"]*"/m, '  "version": "0.2.0"'));
+		writeFileSync(path.join(packed, 'package.json'), read('package.json').replace(/^ {2}"version": "[^"]*"/m, '  "version": "0.2.0"'));
 		tarball(packed, 'n8n-nodes-payment-gateway-0.1.0.tgz', '0.1.0');
 		tarball(packed, 'n8n-nodes-payment-gateway-0.2.0.tgz', '0.2.0');
 		const kept = path.join(folder, 'n8n-nodes-payment-gateway.tgz');
