@@ -58,7 +58,7 @@ else
 		# A version new to the matrix: resolve it once, then commit the lockfile this writes.
 		echo "install-n8n: no lockfile for n8n $VERSION yet; this install writes $SRC/package-lock.json"
 	fi
-	echo "install-n8n: installing n8n $VERSION and the Node.js it runs on into $DEST with npm install --ignore-scripts: about 2.8 GB, several minutes on a first install; npm itself is silent, so a line every ${PROGRESS_SECONDS:-30} s says how far it is"
+	echo "install-n8n: installing n8n $VERSION and the Node.js it runs on into $DEST with npm install --ignore-scripts: about 2.8 GB, some 6 minutes on 2 cores on a first install, then about 2 minutes building its database driver; npm itself is silent, so a line every ${PROGRESS_SECONDS:-30} s says how far it is"
 	T1=$SECONDS
 	(cd "$DEST" && with_progress "installing n8n (npm install)" "$DEST/node_modules" npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
 	echo "install-n8n: npm install took $(elapsed $((SECONDS - T1)))"
