@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
 
+import { firstWorkflowChecks } from './editor/first-workflow.mjs';
 import * as editor from './editor/page.mjs';
 
 const require = createRequire(import.meta.url);
@@ -199,6 +200,22 @@ check('the credential dialog from the node: its fields, secrets masked, tested o
 	await screenshot('credential.png');
 });
 
+check('the node picker: "Payment Gateway" under "What triggers this workflow?" and, after a trigger, under "What happens next?", described by what the node does first, then the trigger', async () => {
+	// n8n lists a node and its trigger as one entry, described by the trigger's description (both as n8n serves them).
+	const types = (await s.session.call('GET', '/types/nodes.json')).body;
+	const described = (name) => types.find((type) => type.name === `n8n-nodes-payment-gateway.${name}`)?.description;
+	const [node, trigger] = [described('paymentGateway'), described('paymentGatewayTrigger')];
+	assert.ok(node && trigger?.startsWith(`${node}; `), `the trigger's description starts with the node's: "${trigger}"`);
+	await editor.openNewWorkflow(s.page);
+	const first = await editor.pickerEntries(s.page, NODE_NAME);
+	await editor.addFirstFound(s.page, 'Manual');
+	const next = await editor.pickerEntries(s.page, NODE_NAME);
+	log(`node picker: "${first.heading}" ${JSON.stringify(first.entries)}; "${next.heading}" ${JSON.stringify(next.entries)}`);
+	assert.deepEqual([first.heading, first.entries], ['What triggers this workflow?', [{ name: NODE_NAME, description: trigger }]]);
+	assert.deepEqual([next.heading, next.entries], ['What happens next?', [{ name: NODE_NAME, description: trigger }]]);
+	assert.ok(!/^Starts the workflow/.test(next.entries[0].description), 'what the node does comes first');
+});
+
 check(`without any Payment Gateway credential, examples/${PICTURED_EXAMPLE}.json imported from file shows node issues`, async () => {
 	await s.page.setViewportSize({ width: 1400, height: 900 });
 	// The editor gives an imported node the most recently updated credential of its type: none may be left.
@@ -326,6 +343,8 @@ check('Status → Get by Order ID of an unpaid order executed from the editor: i
 	await screenshot('hint.png');
 	await closePanel(ndv);
 });
+
+firstWorkflowChecks(s, { step, check, log });
 
 check('no uncaught errors in the editor page', () => assert.deepEqual(s.pageErrors.slice(0, 3), []));
 

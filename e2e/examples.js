@@ -19,7 +19,7 @@ const { test } = require('node:test');
 const { customerIdFor } = require('../sandbox/state');
 const { has, searchLeaks, setUp, startN8n, story } = require('./lib/check');
 const { EXAMPLE_CREDENTIAL_NAME, EXAMPLES_DIR, loadExamples, withCodeList, withSetField, unknownTypes } = require('./lib/examples');
-const { gatewayRequest, notified, statusPath, storedCards } = require('./lib/gateway');
+const { cardPayment, gatewayRequest, notified, statusPath, storedCards, unpaidOrder } = require('./lib/gateway');
 const { paths } = require('./lib/package');
 const { tail } = require('./lib/processes');
 const { nodeItems, post } = require('./lib/rest');
@@ -39,17 +39,29 @@ const CHECKOUT_PAGE = 'https://pay.example.com/cpbs/pg';
 const CUSTOMER = { name: 'Cara Card', email: 'cara.card@example.com', phone: '91000201' };
 const CHECK_STATUS = '/nac/api/v1/pg/orders/check-status';
 /**
- * The card payments, by the role each plays later. Valid numbers other than the sandbox's documented test cards, and
- * CVVs and expiries no example mentions, so that the leak search cannot mistake the examples' own text for them.
+ * What the examples' Price List asks for each product (checkout.json and card-payment.json hold the same list). The
+ * forms post a product, and an amount and a currency too: 0.1's examples took those from the form (the mistake the
+ * Price List ends), and `npm run e2e:saved` runs them as they were saved.
+ */
+const PRICES = { 'tote-bag': { amount: 25.5, currency: 'USD' }, 'travel-mug': { amount: 12, currency: 'USD' }, 'gift-card-10': { amount: 10, currency: 'USD' } };
+/** Whether an example prices what the form names from its own Price List (not 0.1's, which took the form's amount). */
+const priced = (name) => examples[name].nodes.some((node) => node.name === 'Price List');
+/**
+ * The card payments, by the role each plays later, each posting its product's own price (so that 0.1's examples,
+ * which take the form's amount, make the same orders). Valid numbers other than the sandbox's documented test cards,
+ * and CVVs and expiries no example mentions, so that the leak search cannot mistake the examples' own text for them.
  */
 const PAYMENTS = {
-	paid: { amount: '25.50', receiptId: 'EX-CARD-0001', cardNumber: '4242424242424242', cardExpMonth: '08', cardExpYear: '30', cardCVV: '321', saveCard: 'on' },
-	failed: { amount: '30.00', receiptId: 'EX-CARD-0002', cardNumber: '5555555555554444', cardExpMonth: '11', cardExpYear: '29', cardCVV: '654', saveCard: 'on' },
-	pending: { amount: '12.00', receiptId: 'EX-CARD-0003', cardNumber: '4000056655665556', cardExpMonth: '10', cardExpYear: '31', cardCVV: '987' },
-	refunded: { amount: '10.00', receiptId: 'EX-CARD-0004', cardNumber: '4012888888881881', cardExpMonth: '09', cardExpYear: '32', cardCVV: '468' },
+	paid: { productId: 'tote-bag', amount: '25.50', receiptId: 'EX-CARD-0001', cardNumber: '4242424242424242', cardExpMonth: '08', cardExpYear: '30', cardCVV: '321', saveCard: 'on' },
+	failed: { productId: 'tote-bag', amount: '25.50', receiptId: 'EX-CARD-0002', cardNumber: '5555555555554444', cardExpMonth: '11', cardExpYear: '29', cardCVV: '654', saveCard: 'on' },
+	pending: { productId: 'travel-mug', amount: '12.00', receiptId: 'EX-CARD-0003', cardNumber: '4000056655665556', cardExpMonth: '10', cardExpYear: '31', cardCVV: '987' },
+	refunded: { productId: 'gift-card-10', amount: '10.00', receiptId: 'EX-CARD-0004', cardNumber: '4012888888881881', cardExpMonth: '09', cardExpYear: '32', cardCVV: '468' },
 };
-// Passes every format check but the check digit: the node refuses it before anything is sent.
-const REFUSED = { amount: '5.00', receiptId: 'EX-CARD-0005', cardNumber: '4242424242424241', cardExpMonth: '07', cardExpYear: '30', cardCVV: '135' };
+// Passes every format check but the check digit: the node refuses it before anything is sent. Its form says 5.00
+// for a product of 12.00.
+const REFUSED = { productId: 'travel-mug', amount: '5.00', receiptId: 'EX-CARD-0005', cardNumber: '4242424242424241', cardExpMonth: '07', cardExpYear: '30', cardCVV: '135' };
+// A product the Price List does not hold, with a card: answered 422, no order.
+const UNKNOWN_PRODUCT = { productId: 'free-lunch', amount: '0.01', receiptId: 'EX-CARD-0006', cardNumber: '4000000000000002', cardExpMonth: '06', cardExpYear: '31', cardCVV: '246' };
 
 const examples = loadExamples();
 const s = { orders: {}, requestCards: [], urls: {}, stored: [] };
@@ -122,8 +134,12 @@ step(`${SERVED.join(', ')} activated over REST, their production webhooks answer
 	for (const name of SERVED) s.urls[name] = (await s.session.publish(examples[name].id, examples[name], s.server)).url;
 });
 
-step('checkout.json: a checkout form gets 303 to the hosted page, with the order Create Checkout made, unpaid at the gateway', async () => {
-	const res = await postForm(s.urls.checkout, { amount: '49.90', currency: 'USD', receiptId: 'EX-CHK-0001', name: 'Chet Checkout', email: 'chet.checkout@example.com', phone: '91000202' });
+step("checkout.json: a checkout form gets 303 to the hosted page, with the order Create Checkout made at the Price List's price whatever amount the form says (0.1's example: the form's), unpaid at the gateway", async () => {
+	// The form names a product of 25.50 USD, and says 0.01 EUR and a receipt number of its own choosing besides.
+	const form = { productId: 'tote-bag', amount: '0.01', currency: 'EUR', receiptId: 'EX-CHK-0001', name: 'Chet Checkout', email: 'chet.checkout@example.com', phone: '91000202' };
+	const expected = priced('checkout') ? PRICES['tote-bag'] : { amount: 0.01, currency: 'EUR' };
+	log(`checkout.json ${priced('checkout') ? "prices the product from its Price List" : "takes the amount from the form (as 0.1 saved it)"}`);
+	const res = await postForm(s.urls.checkout, form);
 	assert.ok(res.status === 303 && res.headers.get('location'), `303 See Other with a Location: HTTP ${res.status} ${res.text.slice(0, 200)}`);
 	const location = new URL(res.headers.get('location'));
 	const query = Object.fromEntries(location.searchParams);
@@ -131,12 +147,22 @@ step('checkout.json: a checkout form gets 303 to the hosted page, with the order
 	has(query, { actionType: 'checkout', clientId: s.sandbox.clients.active.clientId, redirectUrl: 'https://shop.example.com/payment/done' });
 	const [execution] = await s.session.settledExecutions(examples.checkout.id, 1);
 	const [created] = nodeItems(await s.session.runData(execution.id), 'Create Checkout');
-	assert.deepEqual([created?.orderId, created?.receiptId, created?.amount], [query.orderId, 'EX-CHK-0001', 49.9], 'the order Create Checkout made');
+	assert.deepEqual([created?.orderId, Number(created?.amount)], [query.orderId, expected.amount], 'the order Create Checkout made');
 	const sent = JSON.parse(requestsTo('/nac/api/v1/pg/orders/create-checkout')[0]?.body ?? '{}');
-	assert.deepEqual([sent.redirectType, sent.currency, sent.customerFields?.email], ['redirect', 'USD', 'chet.checkout@example.com'], "the form's fields");
+	assert.deepEqual([sent.redirectType, sent.amount, sent.currency, sent.customerFields?.email], ['redirect', expected.amount, expected.currency, 'chet.checkout@example.com'], 'sent to the gateway');
+	// The receipt number notifications.json marks an order paid by: the shop's own, not the form's.
+	if (priced('checkout')) assert.match(String(sent.receiptId), /^WEB-\d+-1$/, "the Price List's receipt number");
 	const status = await gatewayRequest(s.sandbox, 'GET', CHECK_STATUS, { family: 'long', query: `?orderId=${encodeURIComponent(query.orderId)}` });
 	assert.deepEqual([status.status, status.body.errMessage], [400, 'Transaction not initiated'], 'the gateway holds the order, not paid yet');
 	s.orders.unpaid = { orderId: query.orderId, receiptId: 'EX-CHK-0001' };
+});
+
+check('checkout.json: a product not in the Price List gets a 422 page and no order', async (t) => {
+	if (!priced('checkout')) return t.skip("0.1's checkout.json has no Price List");
+	const since = s.sandbox.requests.length;
+	const res = await postForm(s.urls.checkout, { productId: 'free-lunch', amount: '0.01', currency: 'USD', name: 'Chet Checkout', email: 'chet.checkout@example.com', phone: '91000202' });
+	assert.deepEqual([res.status, /not in our price list/.test(res.text), res.text.includes('free-lunch')], [422, true, false], `HTTP ${res.status} ${res.text.slice(0, 200)}`);
+	assert.deepEqual(s.sandbox.requests.slice(since), [], 'nothing sent to the gateway');
 });
 
 step('card-payment.json: payment forms get the gateway\'s self-submitting form, the card sent encrypted only; an invalid card gets 422', async () => {
@@ -148,7 +174,7 @@ step('card-payment.json: payment forms get the gateway\'s self-submitting form, 
 		assert.ok(res.status === 200 && /^text\/html/.test(res.headers.get('content-type')) && paymentId, `${label}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
 		assert.ok(res.text.includes(`${s.sandbox.url}/__sandbox/authenticate/${paymentId}`) && res.text.includes('document.forms[0].submit()'), `${label}: the form`);
 		const record = await gatewayRequest(s.sandbox, 'GET', statusPath(paymentId));
-		assert.deepEqual([record.status, record.body.data?.paymentStatus, record.body.data?.amount], [200, 'pending', Number(fields.amount)], `${label} at the gateway`);
+		assert.deepEqual([record.status, record.body.data?.paymentStatus, record.body.data?.amount], [200, 'pending', PRICES[fields.productId].amount], `${label} at the gateway`);
 		const initiation = requestsTo('/transaction/initiate', since)[0];
 		const sent = JSON.parse(initiation?.body ?? '{}');
 		assert.equal(sent.secureCard, fields.saveCard === 'on', `${label}: Secure Card`);
@@ -160,6 +186,14 @@ step('card-payment.json: payment forms get the gateway\'s self-submitting form, 
 	assert.equal(refused.status, 422);
 	assert.ok(/could not be started/.test(refused.text) && /check digit/.test(refused.text) && !refused.text.includes(REFUSED.cardNumber), 'names the problem, not the card');
 	assert.equal(requestsTo('/transaction/initiate', since).length, 0, 'nothing sent for the invalid card');
+	// Its form says 5.00 for a product of 12.00: the order is made at the Price List's price (0.1's example: the form's).
+	const ordered = JSON.parse(requestsTo('/order', since)[0]?.body ?? '{}');
+	assert.deepEqual([ordered.amount, ordered.currency], priced('card-payment') ? [12, 'USD'] : [5, 'USD'], 'the order of the refused card');
+	if (priced('card-payment')) {
+		const unknown = await payByCard(`${UNKNOWN_PRODUCT.receiptId} (a product not in the Price List)`, UNKNOWN_PRODUCT);
+		assert.deepEqual([unknown.status, /not in our price list/.test(unknown.text)], [422, true], `a product not in the Price List: HTTP ${unknown.status}`);
+		assert.equal(requestsTo('/order', since).length, 1, 'no order for a product not in the Price List');
+	}
 	assert.equal((await s.session.settledExecutions(examples['card-payment'].id, 0)).length, 0, 'n8n kept no execution (the workflow saves none)');
 });
 
@@ -228,6 +262,31 @@ check('card-cleanup.json (n8n execute): the dry run lists only the card aged 200
 	assert.ok(!real.runData['Would Delete'], 'real run: nothing goes to Would Delete');
 	assert.deepEqual(real.sent.filter((r) => r.method === 'DELETE').map((r) => r.apiPath.split('/').at(-1)), [old.digitalCardId]);
 	assert.deepEqual((await storedCards(s.sandbox, customerId)).map((card) => card.digitalCardId), [recent.digitalCardId]);
+});
+
+check("card-cleanup.json (n8n execute) goes on past a customer whose cards cannot be listed and a card that cannot be deleted, each flagged with its reason", async (t) => {
+	if (!examples['card-cleanup'].nodes.some((node) => node.name === 'Could Not List')) return t.skip("0.1's card-cleanup.json stops at the first failure");
+	await s.n8n.stop();
+	const customerId = customerIdFor(CUSTOMER);
+	const [left] = await storedCards(s.sandbox, customerId);
+	assert.ok(left, 'the card the real run above left');
+	// Another customer with one stored card, made straight at the sandbox: its deletion is answered 404.
+	const other = { name: 'Dora Delete', email: 'dora.delete@example.com', phone: '91000203' };
+	const orderId = await unpaidOrder(s.sandbox, { amount: 20, receiptId: 'EX-CLEAN-0001', customer: other });
+	const otherId = (await cardPayment(s.sandbox, orderId, { secureCard: true, holder: other.name })).securedCardDetails?.customerId;
+	const [stuck] = await storedCards(s.sandbox, otherId);
+	for (const card of [left, stuck]) s.sandbox.ageCard(card.digitalCardId, 200);
+	s.sandbox.injectFault({ match: `/digitalCards/${stuck.digitalCardId}`, method: 'DELETE', status: 404, body: { resCode: 404, status: 'failure', errMessage: 'Digital card not found' } });
+	// First a customer whose card list the gateway cannot give (sandbox: 500, retried 3 times).
+	const customers = [{ customerId: 'cus_fail_list' }, { customerId: otherId }, { customerId }];
+	const { runData, sent } = await execute(withSetField(withCodeList(examples['card-cleanup'], 'Customers', 'customers', customers), 'Settings', 'dryRun', false));
+	const flagged = (node) => nodeItems(runData, node, 0).map(({ reason, ...rest }) => ({ ...rest, reason: String(reason).replace(/ \[item \d+\]$/, '') }));
+	log(`Could Not List: ${JSON.stringify(flagged('Could Not List'))}; Could Not Delete: ${JSON.stringify(flagged('Could Not Delete'))}`);
+	assert.deepEqual(flagged('Could Not List').map(({ customerId: id, flagged: on, reason }) => [id, on, /Error while fetching digital cards/.test(reason)]), [['cus_fail_list', true, true]]);
+	assert.deepEqual(flagged('Could Not Delete').map(({ customerId: id, digitalCardId, flagged: on, reason }) => [id, digitalCardId, on, /not found/i.test(reason)]), [[otherId, stuck.digitalCardId, true, true]]);
+	assert.deepEqual(nodeItems(runData, 'Delete Card'), [{ customerId, digitalCardId: left.digitalCardId, deleted: true }], 'the other old card deleted');
+	assert.deepEqual(sent.filter((r) => r.method === 'DELETE').map((r) => r.apiPath.split('/').at(-1)).sort(), [left.digitalCardId, stuck.digitalCardId].sort());
+	assert.deepEqual([(await storedCards(s.sandbox, customerId)).length, (await storedCards(s.sandbox, otherId)).map((card) => card.digitalCardId)], [0, [stuck.digitalCardId]]);
 });
 
 test('leaks: secrets and card data in what n8n stored, the card data of the card-payment requests included', async (t) => {

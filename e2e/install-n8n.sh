@@ -20,6 +20,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib/progress.sh
+. "$ROOT/e2e/lib/progress.sh"
 DEFAULT_VERSION="$(sed -n 's/.*"n8n": *"\([^"]*\)".*/\1/p' "$ROOT/e2e/n8n/package.json")"
 VERSION="${E2E_N8N_VERSION:-$DEFAULT_VERSION}"
 DEST="$(node -p 'require(process.argv[1]).n8nInstallOf(process.argv[2]).dir' "$ROOT/e2e/lib/package.js" "$VERSION")"
@@ -56,10 +58,10 @@ else
 		# A version new to the matrix: resolve it once, then commit the lockfile this writes.
 		echo "install-n8n: no lockfile for n8n $VERSION yet; this install writes $SRC/package-lock.json"
 	fi
-	echo "install-n8n: npm install --ignore-scripts in $DEST (cold: several minutes, ~3 GB)"
+	echo "install-n8n: installing n8n $VERSION and the Node.js it runs on into $DEST with npm install --ignore-scripts: about 2.8 GB, some 6 minutes on 2 cores on a first install, then about 2 minutes building its database driver; npm itself is silent, so a line every ${PROGRESS_SECONDS:-30} s says how far it is"
 	T1=$SECONDS
-	(cd "$DEST" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
-	echo "install-n8n: npm install took $((SECONDS - T1)) s"
+	(cd "$DEST" && with_progress "installing n8n (npm install)" "$DEST/node_modules" npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
+	echo "install-n8n: npm install took $(elapsed $((SECONDS - T1)))"
 	[ -f "$SRC/package-lock.json" ] || cp "$DEST/package-lock.json" "$SRC/package-lock.json"
 	checksum >"$DEST/.stamp-install"
 fi
@@ -77,19 +79,19 @@ sqlite_loads() {
 if sqlite_loads; then
 	echo "install-n8n: sqlite3 already built for Node $("$NODE" -v), skipping rebuild"
 else
-	echo "install-n8n: npm rebuild sqlite3 with Node $("$NODE" -v) (about 2 minutes)"
+	echo "install-n8n: building n8n's database driver: npm rebuild sqlite3 with Node $("$NODE" -v), compiled from source (about 2 minutes)"
 	T2=$SECONDS
 	# build_from_source: no attempt to download a prebuilt binary (no internet needed).
 	(cd "$DEST" \
 		&& PATH="$NODE_DIR/bin:$PATH" \
 			npm_config_nodedir="$NODE_DIR" \
 			npm_config_build_from_source=true \
-			npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts=false --loglevel=error)
+			with_progress "building sqlite3 (npm rebuild)" "" npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts=false --loglevel=error)
 	if ! sqlite_loads; then
 		echo "install-n8n: sqlite3 still does not load with Node $("$NODE" -v) after the rebuild" >&2
 		exit 1
 	fi
-	echo "install-n8n: sqlite3 rebuild took $((SECONDS - T2)) s"
+	echo "install-n8n: sqlite3 rebuild took $(elapsed $((SECONDS - T2)))"
 fi
 
-echo "install-n8n: n8n $(cd "$DEST" && "$NODE" -p "require('n8n/package.json').version") ready with Node $("$NODE" -v) (total $SECONDS s)"
+echo "install-n8n: n8n $(cd "$DEST" && "$NODE" -p "require('n8n/package.json').version") ready with Node $("$NODE" -v) (total $(elapsed $SECONDS))"

@@ -242,3 +242,72 @@ export async function importFromFile(page, file, workflow) {
 	const count = (id) => page.getByTestId(id).count();
 	return { expected, nodes: await nodes.count(), stickies: await count('sticky'), issues: await count('node-issues'), complaints };
 }
+
+/**
+ * The node picker opened with the canvas's + button and searched for `search`: its heading ("What triggers this
+ * workflow?", "What happens next?") and each entry's name and description. The picker is closed again.
+ */
+export async function pickerEntries(page, search) {
+	await page.getByTestId('node-creator-plus-button').click();
+	const creator = page.getByTestId('node-creator');
+	await creator.waitFor({ state: 'visible' });
+	const heading = ((await creator.innerText()).split('\n').find((line) => line.trim()) ?? '').trim();
+	await creator.getByTestId('node-creator-search-bar').fill(search);
+	const items = creator.getByTestId('item-iterator-item');
+	// The categories stay until the search's results replace them.
+	await items.filter({ hasText: search }).first().waitFor({ state: 'visible', timeout: 15_000 }).catch(() => {});
+	const entries = (await items.allInnerTexts()).map((text) => {
+		const [name, ...rest] = text.split('\n').map((line) => line.trim()).filter(Boolean);
+		return { name, description: rest.join(' ') };
+	});
+	await page.keyboard.press('Escape');
+	await creator.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+	return { heading, entries };
+}
+
+/** Adds the first node the picker finds for `search` (a trigger, on an empty canvas); resolves once it is on the canvas. */
+export async function addFirstFound(page, search) {
+	const nodes = page.getByTestId('canvas-node');
+	const before = await nodes.count();
+	await page.getByTestId('node-creator-plus-button').click();
+	const creator = page.getByTestId('node-creator');
+	await creator.getByTestId('node-creator-search-bar').fill(search);
+	await creator.getByTestId('item-iterator-item').first().click();
+	await nodes.nth(before).waitFor({ state: 'attached', timeout: 15_000 });
+	// A node added from the picker opens its panel, or leaves the picker open: neither may cover the canvas.
+	await page.keyboard.press('Escape');
+	await page.getByTestId('ndv').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+}
+
+/** Adds the option labelled `option` of the collection parameter labelled `label` (e.g. Additional Fields → Redirect URL). */
+export async function addToCollection(page, scope, label, option) {
+	await scope.getByTestId('parameter-item').filter({ hasText: label }).getByTestId('collection-parameter-add').first().click();
+	await (await openOptionsShown(page)).filter({ hasText: option }).first().click();
+}
+const openOptionsShown = async (page) => {
+	const options = page.getByRole('option').filter({ visible: true });
+	await options.first().waitFor({ state: 'visible' });
+	return options;
+};
+
+/** Pins the output the node's panel shows (the pin above it); resolves with whether the panel then says it is pinned. */
+export async function pinOutput(ndv) {
+	const output = ndv.getByTestId('output-panel');
+	await output.getByTestId('ndv-pin-data').click();
+	return output.getByText(/pinned/i).first().waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+}
+
+/** Saves the workflow as a person does (Ctrl+S), its panel closed first. */
+export async function saveWorkflow(page) {
+	await page.getByTestId('ndv-close-button').click().catch(() => {});
+	await page.getByTestId('ndv').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+	await page.keyboard.press('Control+s');
+}
+
+/** Opens the panel of the canvas node named `name` (a double click); resolves with the panel. */
+export async function openNode(page, name) {
+	await page.getByTestId('canvas-node').filter({ hasText: name }).first().dblclick();
+	const ndv = page.getByTestId('ndv');
+	await ndv.waitFor({ state: 'visible' });
+	return ndv;
+}

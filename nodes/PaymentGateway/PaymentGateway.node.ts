@@ -6,6 +6,10 @@ import { router } from './actions/router';
 import { searchStoredCards } from './listSearch/storedCards';
 import { CREDENTIAL_TEST_NAME, testGatewayCredential } from './transport/credentialTest';
 
+/** What the node does, in the node picker and where n8n offers it as an AI Agent's tool. */
+export const NODE_DESCRIPTION =
+	'Take card payments through the payment gateway: orders, hosted checkout, card and stored-card payments, refunds, payment status and stored cards';
+
 export class PaymentGateway implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Payment Gateway',
@@ -15,8 +19,7 @@ export class PaymentGateway implements INodeType {
 		version: 1,
 		// What the node does, in the words of the chosen operation's action.
 		subtitle,
-		description:
-			'Take card payments through the payment gateway: create orders, initiate card or stored-card payments, check payment status and manage stored cards',
+		description: NODE_DESCRIPTION,
 		defaults: { name: 'Payment Gateway' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -8,6 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { stringText } from '../PaymentGateway/helpers/text';
+import { NODE_DESCRIPTION } from '../PaymentGateway/PaymentGateway.node';
 import type { Confirmation } from '../PaymentGateway/shared/confirm';
 import { claimsOf, confirmedItem, confirmPayment, failureOf } from '../PaymentGateway/shared/confirm';
 import { timeoutOption } from '../PaymentGateway/shared/options';
@@ -87,7 +88,9 @@ export class PaymentGatewayTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: 'Payment notifications',
-		description: 'Starts the workflow when the payment gateway notifies a completed payment or a refund',
+		// n8n's node picker lists this trigger and the Payment Gateway node as one entry, "Payment Gateway", and shows this
+		// description for it, after a trigger ("What happens next?") too: so it says what the node does first.
+		description: `${NODE_DESCRIPTION}; start a workflow when it notifies a payment or a refund`,
 		defaults: { name: 'Payment Gateway Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

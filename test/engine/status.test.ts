@@ -172,6 +172,15 @@ describe('status errors', () => {
 	});
 
 	it.each([
+		['Order ID', byOrderId('{{ $json.orderId }}'), 'Order ID (orderId)'],
+		['Payment ID', byPaymentId(' {{ $json.paymentId }} '), 'Payment ID (paymentId)'],
+	])('%s typed as an expression in Fixed mode is refused, naming the field and the switch to Expression; nothing sent', async (_name, parameters, field) => {
+		const result = await runNode(sandbox, parameters, [{ orderId: 'ord_1', paymentId: 'pay_1' }]);
+		expect(result.error?.message).toMatch(new RegExp(`^${field.replace(/[()]/g, '\\$&')} holds an expression \\(\\{\\{ … \\}\\}\\) typed in Fixed mode.*switch the field to Expression.*\\[item 0\\]$`));
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	it.each([
 		['a slash', 'pay/../../order', 'pay%2F..%2F..%2Forder'],
 		['a question mark', 'pay_1?orderId=x', 'pay_1%3ForderId%3Dx'],
 		['a hash and a space', 'pay #1', 'pay%20%231'],

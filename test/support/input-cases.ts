@@ -115,8 +115,9 @@ function simple(
 	return { operation, field, values, item: (value) => withParameter(BASES[operation], path, value), expected, read };
 }
 
+// An expression typed in Fixed mode, as a newcomer types it from the README.
 const text = (limit: number, ...examples: string[]) =>
-	fc.oneof(anyText(limit), notText, fc.constantFrom(...examples).chain(padded));
+	fc.oneof(anyText(limit), notText, fc.constantFrom(...examples, '{{ $json.orderId }}').chain(padded));
 
 function textCases(operations: string[], field: string, path: string, limit: number, required: boolean, read: FieldCase['read'], examples: string[]) {
 	const expected = required ? rules.requiredText(field, limit) : rules.optionalText(field, limit);

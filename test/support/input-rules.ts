@@ -21,10 +21,13 @@ export function textOf(value: unknown): string | undefined {
 	return undefined;
 }
 
+/** `{{ $json.x }}` typed into a field in Fixed mode: n8n hands the braces over as they are, and the README's hint says so. */
+const typedInFixedMode = (text: string) => text.startsWith('{{') && text.endsWith('}}');
+
 export function requiredText(field: string, max: number) {
 	return (value: unknown): Expected => {
 		const text = textOf(value);
-		return !text || text.length > max ? refused(field) : { sent: text };
+		return !text || text.length > max || typedInFixedMode(text) ? refused(field) : { sent: text };
 	};
 }
 
@@ -32,7 +35,7 @@ export function optionalText(field: string, max: number) {
 	return (value: unknown): Expected => {
 		if (value === undefined || value === null || value === '') return { sent: undefined };
 		const text = textOf(value);
-		if (text === undefined || text.length > max) return refused(field);
+		if (text === undefined || text.length > max || typedInFixedMode(text)) return refused(field);
 		return { sent: text || undefined };
 	};
 }
@@ -139,7 +142,7 @@ export function hasLoneSurrogate(text: string): boolean {
  * surrogate) is refused. */
 export function expectedPathSegment(field: string, value: unknown): Expected {
 	const text = textOf(value);
-	if (!text || text.length > 255 || hasLoneSurrogate(text)) return refused(field);
+	if (!text || text.length > 255 || hasLoneSurrogate(text) || typedInFixedMode(text)) return refused(field);
 	return { sent: encodeURIComponent(text) };
 }
 

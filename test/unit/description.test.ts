@@ -137,3 +137,16 @@ describe('the operations', () => {
 		}
 	});
 });
+
+describe('the node picker', () => {
+	// n8n 2.41's node picker lists a node and its trigger (the same name, "Trigger" added) as one entry and shows the
+	// trigger's description for it (its editor's generateMergedNodesAndActions), "What happens next?" after a trigger
+	// included: `npm run e2e:editor` reads it there and under "What triggers this workflow?".
+	it("shows, for the one entry it makes of the node and the trigger, the node's own description first, then the trigger's part", () => {
+		const trigger = new PaymentGatewayTrigger().description;
+		expect(trigger.name.replace('Trigger', '')).toBe(description.name);
+		expect(trigger.description.startsWith(`${description.description}; `)).toBe(true);
+		expect(trigger.description.slice(description.description.length)).toMatch(/start a workflow when it notifies a payment or a refund$/);
+		expect(description.description).toMatch(/refunds/);
+	});
+});

@@ -40,6 +40,10 @@ describe('validation', () => {
 	});
 
 	it('required text and e-mail', () => {
+		expect(problemOf(() => requireText('Order ID (orderId)', '{{ $json.orderId }}')).problem).toMatch(/^holds an expression .* in Fixed mode.*switch the field to Expression/);
+		expect(problemOf(() => optionalText('Receipt ID (receiptId)', ' {{$json.receiptId}} ')).problem).toMatch(/Fixed mode/);
+		// Braces that are not an expression typed in Fixed mode stay text.
+		expect(requireText('description', 'Order {{42}} of {{ today }')).toBe('Order {{42}} of {{ today }');
 		expect(requireText('currency', ' USD ')).toBe('USD');
 		expect(problemOf(() => requireText('currency', '  ')).problem).toBe('is required');
 		expect(validateEmail('email', 'a.b@example.co.uk')).toBe('a.b@example.co.uk');

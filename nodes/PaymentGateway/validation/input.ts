@@ -22,17 +22,31 @@ function lengthChecked(field: string, text: string, maxLength: number): string {
 	return text;
 }
 
+/**
+ * `{{ $json.orderId }}` typed into a field left in Fixed mode reaches the node as those very characters (n8n evaluates
+ * only Expression mode): sent as an id, it would come back as "Order not found". Refused, saying which switch to flip.
+ */
+function notAFixedModeExpression(field: string, text: string): string {
+	if (text.startsWith('{{') && text.endsWith('}}')) {
+		throw new InvalidInput(
+			field,
+			'holds an expression ({{ … }}) typed in Fixed mode, so n8n passes it on as plain text: switch the field to Expression (hover over it and choose Expression above it), or drag the value in from the input',
+		);
+	}
+	return text;
+}
+
 export function requireText(field: string, value: unknown, maxLength = TEXT_LIMIT): string {
 	const result = scalarText(value) ?? '';
 	if (!result) throw new InvalidInput(field, 'is required');
-	return lengthChecked(field, result, maxLength);
+	return notAFixedModeExpression(field, lengthChecked(field, result, maxLength));
 }
 
 export function optionalText(field: string, value: unknown, maxLength = TEXT_LIMIT): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const result = scalarText(value);
 	if (result === undefined) throw new InvalidInput(field, 'must be text');
-	return lengthChecked(field, result, maxLength) || undefined;
+	return notAFixedModeExpression(field, lengthChecked(field, result, maxLength)) || undefined;
 }
 
 /**
