@@ -99,6 +99,21 @@ describe.each(examples)('%s', (_file, workflow) => {
 		expect(copied).toEqual([]);
 	});
 
+	it("puts no value into an HTML page as markup: each one a Respond to Webhook interpolates into text/html is escaped, or is the payment form the node rebuilt", () => {
+		// A page of the shop's n8n: markup in it runs on n8n's origin, where a logged-in n8n user's browser is.
+		const escaped = (expression: string) => ['&amp;', '&lt;', '&gt;', '&quot;'].every((entity) => expression.includes(entity));
+		const unescaped = workflow.nodes
+			.filter((node) => node.type === 'n8n-nodes-base.respondToWebhook')
+			.filter((node) => strings(node.parameters.options).some(([, text]) => /text\/html/i.test(text)))
+			.flatMap((node) =>
+				[...String(node.parameters.responseBody ?? '').matchAll(/\{\{([\s\S]*?)\}\}/g)]
+					.map(([, expression]) => expression.trim())
+					.filter((expression) => expression !== '$json.redirectionData.formData' && !escaped(expression))
+					.map((expression) => `${node.name}: {{ ${expression} }}`),
+			);
+		expect(unescaped).toEqual([]);
+	});
+
 	it('run on a schedule, goes on past an item that fails: every Payment Gateway node continues on error, its error output leading somewhere', () => {
 		if (!workflow.nodes.some((node) => node.type === 'n8n-nodes-base.scheduleTrigger')) return;
 		const stopping = workflow.nodes.filter(isPaymentGateway).flatMap((node) => {
