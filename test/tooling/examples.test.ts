@@ -59,7 +59,8 @@ describe.each(examples)('%s', (_file, workflow) => {
 	it('takes no amount, price, total or currency from what the customer sent', () => {
 		const taken = workflow.nodes.flatMap((node) =>
 			strings(node.parameters)
-				.filter(([, text]) => /\b(?:body|query)\s*(?:\?\.|\.|\[\s*['"])\s*(?:amount|price|total|currency)/i.test(text))
+				// body.amount, body?.amount, body['amount'], body?.["amount"], ['body'].amount, body[`amount`]
+				.filter(([, text]) => /\b(?:body|query)\b\s*['"]?\s*\]?\s*(?:\?\.\s*\[?|\.|\[)\s*['"`]?\s*(?:amount|price|total|currency)/i.test(text))
 				.map(([at]) => `${node.name} → ${at}`),
 		);
 		expect(taken).toEqual([]);
