@@ -241,6 +241,20 @@ check('reconciliation.json (n8n execute): one status per order, only the paid or
 	assert.deepEqual(nodeItems(runData, 'Flag Order'), expected);
 });
 
+check('card-cleanup.json (n8n execute): a maxAgeDays of 0 (a cleared Settings field) deletes no card, dry run off', async (t) => {
+	const filter = examples['card-cleanup'].nodes.find((node) => node.name === 'Older Than maxAgeDays');
+	if (!filter.parameters.conditions.conditions.some((condition) => /maxAgeDays/.test(condition.leftValue))) return t.skip("the example's Filter does not check maxAgeDays itself (0.1's)");
+	await s.n8n.stop();
+	const customerId = customerIdFor(CUSTOMER);
+	assert.equal((await storedCards(s.sandbox, customerId)).length, 2, 'the customer has two stored cards, both stored minutes ago');
+	// A cut-off of now (0 days) would take both.
+	const workflow = withSetField(withSetField(withCodeList(examples['card-cleanup'], 'Customers', 'customers', [{ customerId }]), 'Settings', 'dryRun', false), 'Settings', 'maxAgeDays', 0);
+	const { runData, sent } = await execute(workflow);
+	assert.equal(nodeItems(runData, 'List Cards').length, 2, 'List Cards gave both cards to the Filter');
+	assert.deepEqual([nodeItems(runData, 'Older Than maxAgeDays'), sent.filter((r) => r.method === 'DELETE').map((r) => r.apiPath)], [[], []], 'no card kept, no DELETE sent');
+	assert.equal((await storedCards(s.sandbox, customerId)).length, 2, 'the gateway still holds both cards');
+});
+
 check('card-cleanup.json (n8n execute): the dry run lists only the card aged 200 days; the real run deletes only it', async () => {
 	await s.n8n.stop();
 	const customerId = customerIdFor(CUSTOMER);

@@ -59,7 +59,8 @@ describe.each(examples)('%s', (_file, workflow) => {
 	it('takes no amount, price, total or currency from what the customer sent', () => {
 		const taken = workflow.nodes.flatMap((node) =>
 			strings(node.parameters)
-				.filter(([, text]) => /\b(?:body|query)\s*(?:\?\.|\.|\[\s*['"])\s*(?:amount|price|total|currency)/i.test(text))
+				// body.amount, body?.amount, body['amount'], body?.["amount"], ['body'].amount, body[`amount`]
+				.filter(([, text]) => /\b(?:body|query)\b\s*['"]?\s*\]?\s*(?:\?\.\s*\[?|\.|\[)\s*['"`]?\s*(?:amount|price|total|currency)/i.test(text))
 				.map(([at]) => `${node.name} → ${at}`),
 		);
 		expect(taken).toEqual([]);
@@ -97,6 +98,21 @@ describe.each(examples)('%s', (_file, workflow) => {
 			.filter(({ assignment }) => MONEY.includes(assignment.name) && REQUEST.test(String(assignment.value)))
 			.map(({ node, assignment }) => `${node.name} → ${assignment.name}`);
 		expect(copied).toEqual([]);
+	});
+
+	it("puts no value into an HTML page as markup: each one a Respond to Webhook interpolates into text/html is escaped, or is the payment form the node rebuilt", () => {
+		// A page of the shop's n8n: markup in it runs on n8n's origin, where a logged-in n8n user's browser is.
+		const escaped = (expression: string) => ['&amp;', '&lt;', '&gt;', '&quot;'].every((entity) => expression.includes(entity));
+		const unescaped = workflow.nodes
+			.filter((node) => node.type === 'n8n-nodes-base.respondToWebhook')
+			.filter((node) => strings(node.parameters.options).some(([, text]) => /text\/html/i.test(text)))
+			.flatMap((node) =>
+				[...String(node.parameters.responseBody ?? '').matchAll(/\{\{([\s\S]*?)\}\}/g)]
+					.map(([, expression]) => expression.trim())
+					.filter((expression) => expression !== '$json.redirectionData.formData' && !escaped(expression))
+					.map((expression) => `${node.name}: {{ ${expression} }}`),
+			);
+		expect(unescaped).toEqual([]);
 	});
 
 	it('run on a schedule, goes on past an item that fails: every Payment Gateway node continues on error, its error output leading somewhere', () => {
