@@ -1,0 +1,201 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
+import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
+import type { RunAsToolOptions, RunAsToolResult } from '../support/agent';
+import { runAsTool } from '../support/agent';
+import type { Sandbox } from '../support/fixtures';
+import { createOrder, initiatePayment, sandboxCredentials, startSandbox } from '../support/fixtures';
+import { until } from '../support/until';
+
+// Maximum Total per Day cannot be made to forget (issue 41, item 3). Here each execution gets its own copy of the
+// workflow's static data as saved, and saves it whole when it ends if it changed, the last save winning: what n8n does
+// with its database (WorkflowStaticDataService, workflowExecuteAfter). A restart is the node's module loaded afresh
+// (a new process memory) reading the static data as last saved.
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
+
+/** A refund tool: 10 per call, 20 per execution, 25 a day, in USD. */
+const parameters = {
+	resource: 'transaction',
+	operation: 'refund',
+	paymentId: fromAI('paymentId', 'The paymentId of the payment to refund'),
+	amount: fromAI('amount', 'How much to give back', 'number'),
+	toolLimitCurrency: 'USD',
+	toolMaxAmount: 10,
+	toolMaxTotal: 20,
+	toolMaxDaily: 25,
+};
+const DAILY = 25;
+
+let workflows = 0;
+/** One workflow's row in n8n's database: its static data as last saved. */
+class SavedWorkflow {
+	readonly id = `whole-${++workflows}-${Date.now()}`;
+	saved = '{}';
+	/** The node as the n8n process running the executions loaded it; restart() loads it afresh. */
+	node: typeof PaymentGateway = PaymentGateway;
+
+	restart(): void {
+		this.node = restartedNode();
+	}
+
+	/** What the last save's ledger holds: counters, thousandths each. */
+	savedCounters(): Record<string, number> {
+		const saved = JSON.parse(this.saved) as Record<string, { toolSpentLast24h?: Record<string, number> }>;
+		return saved['node:Payment Gateway']?.toolSpentLast24h ?? {};
+	}
+
+	/** What the last save's ledger holds, in USD. */
+	savedTotal(): number {
+		return Object.values(this.savedCounters()).reduce((sum, amount) => sum + amount, 0) / 1000;
+	}
+
+	/** An execution of the tool (one chat message, one MCP call), from its start to its save. */
+	async execution(calls: RunAsToolOptions['calls'], nodeType: typeof PaymentGateway = this.node, gateway = sandbox, parallel = false): Promise<RunAsToolResult> {
+		const staticData = JSON.parse(this.saved) as IDataObject;
+		const result = await runAsTool({
+			nodeType,
+			credentialType: PaymentGatewayApi,
+			credentials: sandboxCredentials(gateway),
+			parameters: parameters as RunAsToolOptions['parameters'],
+			calls,
+			parallel,
+			mode: 'webhook',
+			workflowId: this.id,
+			staticData,
+		});
+		// n8n saves the execution's copy whole, only when something in it changed.
+		if ((staticData as { __dataChanged?: boolean }).__dataChanged === true) this.saved = JSON.stringify(staticData);
+		return result;
+	}
+}
+
+/** The node as a restarted n8n loads it: the same code, a fresh memory. */
+function restartedNode(): typeof PaymentGateway {
+	let loaded: typeof PaymentGateway | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		loaded = (require('../../nodes/PaymentGateway/PaymentGateway.node') as { PaymentGateway: typeof PaymentGateway }).PaymentGateway;
+	});
+	return loaded!;
+}
+
+/** A paid payment of `amount` USD made outside the agent; its paymentId. */
+async function paidPayment(amount: number, gateway = sandbox): Promise<string> {
+	const orderId = await createOrder(gateway, { amount });
+	const record = await gateway.completeAuthentication(await initiatePayment(gateway, orderId), 'success');
+	return record.paymentId;
+}
+
+/** What the gateway refunded, in USD: every refund it accepted. */
+const refunded = (gateway = sandbox) =>
+	gateway.requests
+		.filter((request) => request.path.endsWith('/transaction/refund') && request.status === 200)
+		.reduce((sum, request) => sum + Number((JSON.parse(request.body) as { amount: number }).amount), 0);
+
+
+/**
+ * An execution held open: on a gateway of its own, it moves `first`, then holds `second` while it waits on a read that
+ * gets no answer; it ends, nothing more moved, when `release` drops that gateway.
+ */
+async function heldOpen(workflow: SavedWorkflow, first: number, second: number) {
+	const gateway = await startSandbox();
+	const paymentId = await paidPayment(500, gateway);
+	const stalled = await paidPayment(500, gateway);
+	gateway.clearLog();
+	gateway.injectFault({ match: `/transaction/status/${stalled}`, kind: 'hang', count: 100 });
+	const calls = [{ args: { paymentId, amount: first } }, { args: { paymentId: stalled, amount: second } }];
+	const running = workflow.execution(calls, workflow.node, gateway);
+	await until(() => gateway.requests.some((request) => request.path.endsWith(`/transaction/status/${stalled}`)), 'the held execution to wait on its read');
+	const moved = refunded(gateway);
+	return {
+		moved,
+		async release() {
+			await gateway.close();
+			const result = await running;
+			expect(result.answers[0].answer).toBeDefined();
+			expect(result.answers[1].error).toBeDefined();
+			return result;
+		},
+	};
+}
+
+it('256 refused calls with an execution held open leave the day whole after its save and a restart', async () => {
+	const paymentId = await paidPayment(500);
+	const workflow = new SavedWorkflow();
+	// A: a chat execution that moves 10, then holds 10 more while it waits on the gateway.
+	const a = await heldOpen(workflow, 10, 10);
+	expect(a.moved).toBe(10);
+	// 256 harmless calls, each an execution of its own, refused: 10 moved and 10 held leave 5 of the 25.
+	for (let call = 0; call < 256; call++) {
+		const refused = await workflow.execution([{ args: { paymentId, amount: 10 } }]);
+		expect(refused.answers[0].error).toMatch(/Maximum Total per Day of 25 USD/);
+	}
+	// B moves 5 while A is still open; then A's read fails, its 10 are given back, and A ends last and saves.
+	expect((await workflow.execution([{ args: { paymentId, amount: 5 } }])).answers[0].answer).toBeDefined();
+	await a.release();
+	// After a restart, the day reads the 15 that moved: 10 more may move, not 15 (a stale copy would say 10 moved).
+	const after = await workflow.execution([{ args: { paymentId, amount: 10 } }, { args: { paymentId, amount: 5 } }], restartedNode());
+	expect(a.moved + refunded()).toBeLessThanOrEqual(DAILY);
+	expect(after.answers[1].error).toMatch(/it has moved 25 USD in the last 24 hours/);
+}, 120_000);
+
+/** `count` counters of other processes, 0.001 USD each, in the current ten minutes: a ledger as full as wanted. */
+function savedWithCounters(count: number): string {
+	const minute = Math.floor(Date.now() / 600_000) * 10;
+	const counters = Object.fromEntries(Array.from({ length: count }, (_, index) => [`${(0xf0000000 + index).toString(16)}:${minute}`, 1]));
+	return JSON.stringify({ 'node:Payment Gateway': { toolSpentLast24h: counters } });
+}
+
+/** toolLedger.ts's MAX_ENTRIES, written out: the bound the docs state. */
+const BOUND = 10_000;
+
+it('at its bound of entries the ledger refuses a write, naming the bound, and forgets nothing', async () => {
+	const paymentId = await paidPayment(500);
+	const workflow = new SavedWorkflow();
+	workflow.saved = savedWithCounters(BOUND);
+	sandbox.clearLog();
+	const refused = await workflow.execution([{ args: { paymentId, amount: 5 } }]);
+	expect(refused.answers[0].error).toMatch(
+		/^Refused: this tool's count for its Maximum Total per Day is full: it holds 10000 entries of the last 24 hours, its bound of 10000, and it forgets none of them, so it may not make any refund now; it frees up at \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Nothing was sent/,
+	);
+	expect(sandbox.requests.filter((request) => request.path.includes('/transaction/'))).toEqual([]);
+	// Its save holds every entry, and a restarted n8n refuses the same way.
+	expect(Object.keys(workflow.savedCounters())).toHaveLength(BOUND);
+	expect(workflow.savedTotal()).toBe(10);
+	workflow.restart();
+	expect((await workflow.execution([{ args: { paymentId, amount: 5 } }])).answers[0].error).toMatch(/its bound of 10000/);
+	expect(refunded()).toBe(0);
+});
+
+it('one entry below its bound, a call is sent and fills it; the next call is refused; every entry is saved', async () => {
+	const paymentId = await paidPayment(500);
+	const workflow = new SavedWorkflow();
+	workflow.saved = savedWithCounters(BOUND - 1);
+	expect((await workflow.execution([{ args: { paymentId, amount: 5 } }])).answers[0].answer).toBeDefined();
+	expect(Object.keys(workflow.savedCounters())).toHaveLength(BOUND);
+	expect((await workflow.execution([{ args: { paymentId, amount: 1 } }])).answers[0].error).toMatch(/is full: it holds 10000 entries/);
+	expect(refunded()).toBe(5);
+	expect(workflow.savedTotal()).toBe(9.999 + 5);
+});
+
+it('one entry below its bound, calls at once: only one may take the last entry', async () => {
+	const paymentId = await paidPayment(500);
+	const workflow = new SavedWorkflow();
+	workflow.saved = savedWithCounters(BOUND - 1);
+	sandbox.setLatency(50);
+	const answers = (await workflow.execution([1, 2, 3].map((amount) => ({ args: { paymentId, amount } })), undefined, sandbox, true)).answers;
+	sandbox.setLatency(0);
+	// Each call in flight may need an entry of its own when it settles: the first holds the last one.
+	expect(answers.filter((answer) => answer.answer !== undefined)).toHaveLength(1);
+	expect(answers.filter((answer) => answer.error?.includes('is full: it holds 9999 entries of the last 24 hours, and calls under way (1) may each need one more, its bound of 10000'))).toHaveLength(2);
+	expect(Object.keys(workflow.savedCounters()).length).toBeLessThanOrEqual(BOUND);
+});
