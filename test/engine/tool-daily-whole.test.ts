@@ -22,8 +22,8 @@ beforeEach(() => sandbox.reset());
 
 const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
-/** A refund tool: 10 per call, 20 per execution, 25 a day, in USD. */
-const parameters = {
+/** A refund tool: 10 per call, 20 per execution, 25 a day (unless told), in USD. */
+const refundTool = (daily = 25) => ({
 	resource: 'transaction',
 	operation: 'refund',
 	paymentId: fromAI('paymentId', 'The paymentId of the payment to refund'),
@@ -31,8 +31,8 @@ const parameters = {
 	toolLimitCurrency: 'USD',
 	toolMaxAmount: 10,
 	toolMaxTotal: 20,
-	toolMaxDaily: 25,
-};
+	toolMaxDaily: daily,
+});
 const DAILY = 25;
 
 let workflows = 0;
@@ -40,6 +40,8 @@ let workflows = 0;
 class SavedWorkflow {
 	readonly id = `whole-${++workflows}-${Date.now()}`;
 	saved = '{}';
+
+	constructor(private readonly parameters: IDataObject = refundTool()) {}
 	/** The node as the n8n process running the executions loaded it; restart() loads it afresh. */
 	node: typeof PaymentGateway = PaymentGateway;
 
@@ -65,7 +67,7 @@ class SavedWorkflow {
 			nodeType,
 			credentialType: PaymentGatewayApi,
 			credentials: sandboxCredentials(gateway),
-			parameters: parameters as RunAsToolOptions['parameters'],
+			parameters: this.parameters as RunAsToolOptions['parameters'],
 			calls,
 			parallel,
 			mode: 'webhook',
@@ -121,8 +123,8 @@ async function heldOpen(workflow: SavedWorkflow, first: number, second: number) 
 		async release() {
 			await gateway.close();
 			const result = await running;
-			expect(result.answers[0].answer).toBeDefined();
 			expect(result.answers[1].error).toBeDefined();
+			expect(refunded(gateway)).toBe(moved);
 			return result;
 		},
 	};
@@ -199,3 +201,76 @@ it('one entry below its bound, calls at once: only one may take the last entry',
 	expect(answers.filter((answer) => answer.error?.includes('is full: it holds 9999 entries of the last 24 hours, and calls under way (1) may each need one more, its bound of 10000'))).toHaveLength(2);
 	expect(Object.keys(workflow.savedCounters()).length).toBeLessThanOrEqual(BOUND);
 });
+
+it('a model repeating calls: executions open at once, calls sent and refused interleaved, ends in any order, restarts: every save holds all that moved', async () => {
+	const paymentId = await paidPayment(5000);
+	const daily = 100;
+	const workflow = new SavedWorkflow(refundTool(daily));
+	let seed = 41;
+	const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+	const open: Array<Awaited<ReturnType<typeof heldOpen>>> = [];
+	let movedByHeld = 0;
+	const moved = () => movedByHeld + refunded();
+	// After any execution's save, the save holds all that moved (nothing else is in flight then).
+	const saveHoldsAll = () => expect(workflow.savedTotal()).toBe(moved());
+	const counts = { held: 0, released: 0, restarts: 0, sent: 0, refused: 0 };
+	const release = async () => {
+		const [one] = open.splice(Math.floor(random() * open.length), 1);
+		await one.release();
+		counts.released++;
+		saveHoldsAll();
+	};
+	for (let step = 0; step < 150; step++) {
+		const roll = random();
+		if (roll < 0.2 && counts.held < 12 && open.length < 6 && daily - moved() - open.length >= 2) {
+			// Moves 1 and holds 1 while it stays open.
+			const one = await heldOpen(workflow, 1, 1);
+			movedByHeld += one.moved;
+			open.push(one);
+			counts.held++;
+		} else if (roll < 0.4 && open.length > 0) {
+			await release();
+		} else if (roll < 0.45 && open.length === 0) {
+			// n8n stops only once its executions have ended; the next process reads the last save.
+			workflow.restart();
+			counts.restarts++;
+		} else {
+			const amount = [0.5, 1, 2, 5, 10][Math.floor(random() * 5)];
+			const { answers } = await workflow.execution([{ args: { paymentId, amount } }]);
+			if (answers[0].answer === undefined) {
+				expect(answers[0].error).toMatch(/Maximum Total per Day/);
+				counts.refused++;
+			} else counts.sent++;
+			saveHoldsAll();
+		}
+		expect(moved()).toBeLessThanOrEqual(daily);
+	}
+	while (open.length > 0) await release();
+	expect(counts.held).toBeGreaterThanOrEqual(8);
+	expect(counts.restarts).toBeGreaterThan(1);
+	expect(counts.refused).toBeGreaterThan(30);
+	// Spent to the last cent, and after a restart still so.
+	expect(moved()).toBe(daily);
+	workflow.restart();
+	expect((await workflow.execution([{ args: { paymentId, amount: 0.5 } }])).answers[0].error).toMatch(/it has moved 100 USD in the last 24 hours/);
+}, 300_000);
+
+it('executions that read the save before others moved, and end last without moving, save all that moved', async () => {
+	const paymentId = await paidPayment(500);
+	const workflow = new SavedWorkflow(refundTool(40));
+	// Five executions open at once, each having moved 1 and holding 1; each read the save as it was when it began.
+	const open = [];
+	for (let one = 0; one < 5; one++) open.push(await heldOpen(workflow, 1, 1));
+	expect((await workflow.execution([{ args: { paymentId, amount: 10 } }])).answers[0].answer).toBeDefined();
+	// They end in the order they began, the first having read an empty save: each save holds the 15 that moved.
+	for (const one of open) {
+		await one.release();
+		expect(workflow.savedTotal()).toBe(15);
+	}
+	workflow.restart();
+	const after = await workflow.execution([{ args: { paymentId, amount: 10 } }, { args: { paymentId, amount: 10 } }]);
+	expect(after.answers.map((answer) => answer.answer !== undefined)).toEqual([true, true]);
+	const last = await workflow.execution([{ args: { paymentId, amount: 10 } }, { args: { paymentId, amount: 5 } }]);
+	expect(last.answers[0].error).toMatch(/Maximum Total per Day of 40 USD: it has moved 35 USD in the last 24 hours, 5 USD left/);
+	expect(last.answers[1].answer).toBeDefined();
+}, 120_000);
