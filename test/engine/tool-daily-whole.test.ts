@@ -19,6 +19,12 @@ beforeAll(async () => {
 });
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
+/** The gateways of executions held open: a test that fails midway leaves none behind to keep jest from ending. */
+const heldGateways = new Set<Sandbox>();
+afterEach(async () => {
+	for (const gateway of heldGateways) await gateway.close();
+	heldGateways.clear();
+});
 
 const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
@@ -110,6 +116,7 @@ const refunded = (gateway = sandbox) =>
  */
 async function heldOpen(workflow: SavedWorkflow, first: number, second: number) {
 	const gateway = await startSandbox();
+	heldGateways.add(gateway);
 	const paymentId = await paidPayment(500, gateway);
 	const stalled = await paidPayment(500, gateway);
 	gateway.clearLog();
@@ -121,6 +128,7 @@ async function heldOpen(workflow: SavedWorkflow, first: number, second: number) 
 	return {
 		moved,
 		async release() {
+			heldGateways.delete(gateway);
 			await gateway.close();
 			const result = await running;
 			expect(result.answers[1].error).toBeDefined();
