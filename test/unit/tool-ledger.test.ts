@@ -12,6 +12,9 @@ const clock = (start = Date.UTC(2026, 10, 27, 12)) => {
 	return { now: () => now, advance: (ms: number) => (now += ms) };
 };
 
+/** The static data as n8n saves it (JSON): the ledger's field is a view of the process's memory until then. */
+const asSaved = (staticData: IDataObject) => JSON.parse(JSON.stringify(staticData)) as IDataObject;
+
 /** The ledger module as another n8n process loads it: the same code, a memory (and a process name) of its own. */
 function ledgerOfAnotherProcess(): typeof DailyLedger {
 	let loaded: typeof DailyLedger | undefined;
@@ -39,7 +42,7 @@ it('counts what moved in the last 24 hours; an amount leaves the window 24 hours
 	const ledger = new DailyLedger(staticData, scope, time.now);
 	expect(ledger.spent().moved).toBe(0);
 	ledger.save();
-	expect(staticData.toolSpentLast24h).toEqual({});
+	expect(asSaved(staticData).toolSpentLast24h).toEqual({});
 });
 
 it('when enough frees up: the time the oldest amounts leave the window', () => {
@@ -99,7 +102,7 @@ it('a stored value that is not the ledger’s own counts as empty where it is no
 		const ledger = new DailyLedger(staticData, `s${++scopes}`, time.now);
 		expect(ledger.spent().moved).toBe(0);
 		ledger.hold(1_000)(true);
-		expect(Object.values(staticData.toolSpentLast24h as IDataObject)).toEqual([1_000]);
+		expect(Object.values(asSaved(staticData).toolSpentLast24h as IDataObject)).toEqual([1_000]);
 	}
 	const staticData: IDataObject = { toolSpentLast24h: { [good]: 4_000, junk: 1 } };
 	expect(new DailyLedger(staticData, `s${++scopes}`, time.now).spent().moved).toBe(4_000);

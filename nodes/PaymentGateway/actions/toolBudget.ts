@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { DailyLedger } from './toolLedger';
+import { DailyLedger, MAX_ENTRIES } from './toolLedger';
 import { inThousandths } from '../validation/amount';
 import type { ToolLimits } from './toolMode';
 import { ToolRefusal } from '../shared/nodeError';
@@ -104,6 +104,21 @@ function dailyRefusal(ledger: DailyLedger, limits: ToolLimits, amount: number | 
 	);
 }
 
+/**
+ * The ledger holds as many counters as it may (toolLedger.ts, MAX_ENTRIES): it refuses to move more rather than forget
+ * one of the last 24 hours.
+ */
+function refuseWhenFull(ledger: DailyLedger, limits: ToolLimits, sent: string): void {
+	const full = ledger.full();
+	if (full === undefined) return;
+	const { what } = limits;
+	const when = full.freesAt === undefined ? ' ask again once the calls under way have ended' : ` it frees up at ${new Date(full.freesAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+	throw new ToolRefusal(
+		`Refused: this tool's count for its ${DAILY} is full: it holds ${full.entries} entries of the last 24 hours${full.open > 0 ? `, and calls under way (${full.open}) may each need one more` : ''}, its bound of ${MAX_ENTRIES}, and it forgets none of them, so it may not make any ${what} now;${when}. ${sent} Ask a person to make this ${what}.`,
+		`The count of this tool's ${DAILY} holds at most ${MAX_ENTRIES} entries (one per n8n process and ten minutes); at the bound it refuses rather than forget what moved. So many entries mean n8n restarted very often in the last 24 hours.`,
+	);
+}
+
 /** Refuses a call before it reads anything when the execution's or the day's budget is spent already. */
 export function refuseWhenSpent(ctx: IExecuteFunctions, limits: ToolLimits | undefined): void {
 	if (limits === undefined) return;
@@ -118,6 +133,7 @@ export function refuseWhenSpent(ctx: IExecuteFunctions, limits: ToolLimits | und
 	const ledger = ledgerOf(ctx, limits);
 	const { moved, held } = ledger.spent();
 	if (moved + held >= inThousandths(limits.daily)) throw dailyRefusal(ledger, limits, undefined, NOTHING_SENT);
+	refuseWhenFull(ledger, limits, NOTHING_SENT);
 }
 
 /**
@@ -145,6 +161,7 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 	if (day.moved + day.held + wanted > inThousandths(limits.daily)) {
 		throw dailyRefusal(ledger, limits, amount, afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT);
 	}
+	refuseWhenFull(ledger, limits, afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT);
 	const settleDay = ledger.hold(wanted);
 	tally.held += wanted;
 	let open = true;
