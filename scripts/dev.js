@@ -250,7 +250,8 @@ async function main() {
 	console.log(`
 n8n-nodes-payment-gateway, ready in ${seconds(started)}
   editor        ${server.url}   login ${OWNER.email} / ${OWNER.password}
-  sandbox       ${sandbox.url}   (credential "${CREDENTIAL.name}"; control API ${sandbox.url}/__sandbox/...)
+  sandbox       ${sandbox.url}   (credential "${CREDENTIAL.name}"; control API ${sandbox.url}/__sandbox/...;
+                its orders live in memory: after a restart, unpin and create new ones)
   examples      ${imported.length ? `imported ${imported.join('; ')}` : 'already there'}
   n8n's output  ${server.consoleFile}
 Edit nodes/ or credentials/: tsc and gulp rebuild the package n8n loads, n8n reloads it. Ctrl+C stops everything.

@@ -22,7 +22,8 @@ export async function openEditor(session, { viewport, log }) {
 	const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
 	const context = await browser.newContext({ viewport, baseURL: session.url });
-	context.setDefaultTimeout(20_000);
+	// A page of n8n's editor loads in seconds on a quiet machine and took over 20 s on 2 cores at a load of 10: a limit for a hung page, not a speed check.
+	context.setDefaultTimeout(60_000);
 	await context.addCookies([session.cookie]);
 	await context.addInitScript((id) => window.localStorage.setItem('n8n-browserId', id), session.browserId);
 	return { browser, page: await context.newPage() };
