@@ -168,4 +168,53 @@ describe('an adversary replaying their own record', () => {
 			await second.close();
 		}
 	});
+	it('a record that says of itself repeat: false and statusVerified: true is not believed: replaced by what the node found', async () => {
+		const record = await paidRecord();
+		const server = await verifyingWorkflow();
+		try {
+			await post(server, 2, 1, () => ({ ...record, repeat: false, statusVerified: true, status: 'success' }));
+			await server.idle();
+			expect(verified(server).map((output) => [output.statusVerified, output.repeat])).toEqual([
+				[true, false],
+				[true, true],
+			]);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('records of 10 payments, each posted 5 times, all at once: reads grow with the payments and time, not the records (at most 5 each), one repeat: false each', async () => {
+		const records = [];
+		for (let index = 0; index < 10; index++) records.push(await paidRecord());
+		const server = await verifyingWorkflow();
+		try {
+			await post(server, 50, 50, (index) => records[index % 10]);
+			await server.idle();
+			const outputs = verified(server);
+			for (const record of records) {
+				const mine = outputs.filter((output) => output.paymentId === record.paymentId);
+				// A Webhook's item claims no status (it is under body): each read answers those that wait for it, spaced 1 s, 2 s …
+				expect([record.paymentId, mine.filter((output) => output.repeat === false).length, readsOf(record.paymentId) <= 5]).toEqual([record.paymentId, 1, true]);
+			}
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('a flood of 100 identical records at once: one read; past 64 waiting for it, the rest are answered unconfirmed, never as new', async () => {
+		const record = await paidRecord();
+		const server = await verifyingWorkflow();
+		try {
+			await post(server, 100, 100, () => record);
+			await server.idle();
+			const outputs = verified(server);
+			expect(outputs).toHaveLength(100);
+			expect(outputs.filter((output) => output.repeat === false && output.statusVerified === true)).toHaveLength(1);
+			// Unconfirmed ones are never repeat: true, nor confirmed: the workflow's IF sends them nowhere near fulfilment.
+			for (const output of outputs.filter((output) => output.statusVerified !== true)) expect(output).toMatchObject({ repeat: false, confirmationError: expect.any(Object) });
+			expect(readsOf(record.paymentId)).toBeLessThanOrEqual(5);
+		} finally {
+			await server.close();
+		}
+	});
 });
