@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { LoggedRequest } from '../../sandbox/gateway';
+import type { StatusRecord } from '../support/fixtures';
 import { runNode } from '../support/fixtures';
 import { PAYMENT_STATUS, useTriggerBench } from '../support/trigger';
 import { until } from '../support/until';
@@ -15,7 +16,7 @@ const readsOf = (paymentId: string) => bench.sandbox.requests.filter((request) =
 
 it('replays of 8 other payments at 1.5 s a read: a genuine refund notification of a handled payment is read at once, none of theirs ahead of it', async () => {
 	const genuine = await paid();
-	const others = [];
+	const others: StatusRecord[] = [];
 	for (let index = 0; index < 8; index++) others.push(await paid());
 	for (const record of [genuine, ...others]) await notify(bench.server, record);
 	await settled();
@@ -53,7 +54,7 @@ describe('an adversary replaying records of many payments', () => {
 	// its refusals then leave some reads unconfirmed after their retries, the genuine one's among them: such a
 	// notification is still emitted (statusVerified false, Other), never lost, as the trigger's docs say.
 	it('20 payments replayed at once against a gateway serving 2 at once: one read of each at most, the genuine notification still emitted', async () => {
-		const others = [];
+		const others: StatusRecord[] = [];
 		for (let index = 0; index < 20; index++) others.push(await paid());
 		const genuine = await paid();
 		for (const record of others) await notify(bench.server, record);

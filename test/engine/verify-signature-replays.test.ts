@@ -184,7 +184,7 @@ describe('an adversary replaying their own record', () => {
 	});
 
 	it('records of 10 payments, each posted 5 times, all at once: reads grow with the payments and time, not the records (at most 5 each), one repeat: false each', async () => {
-		const records = [];
+		const records: StatusRecord[] = [];
 		for (let index = 0; index < 10; index++) records.push(await paidRecord());
 		const server = await verifyingWorkflow();
 		try {
