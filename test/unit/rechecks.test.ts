@@ -125,7 +125,7 @@ it('a delivery waits at most the hold for a read of its payment still out: past 
 });
 
 it('Verify Signature’s confirmations answer the same claim only until the payment’s next read may go', async () => {
-	const rechecks = new Rechecks(`s${scope}`, 'gap');
+	const rechecks = new Rechecks(`s${scope}`, { explainedFor: 'gap', waitersPerRead: Infinity });
 	const { reads, read } = gateway(10);
 	const first = rechecks.recheck('PAY1', 'claim-a', read, true);
 	await jest.advanceTimersByTimeAsync(20);

@@ -27,7 +27,7 @@ const QUIET_MS = 30 * 60_000;
 export const MAX_HOLD_MS = 10_000;
 /** Claims of one payment remembered as explained. */
 const CLAIMS_PER_PAYMENT = 16;
-/** Deliveries that may wait for one read, the same claim again or not; more add nothing the read does not answer. */
+/** Trigger deliveries that may wait for one read, the same claim again or not; more add nothing the read does not answer. */
 const WAITERS_PER_READ = 64;
 const PAYMENTS_PER_SCOPE = 10_000;
 const SCOPES_PER_PROCESS = 100;
@@ -120,13 +120,24 @@ export type Recheck =
  */
 export type Explained = 'remembered' | 'gap';
 
+export interface RecheckOptions {
+	explainedFor: Explained;
+	/**
+	 * Deliveries that may wait for one read. A trigger's delivery holds a request and the static data n8n loaded for it;
+	 * a Verify Signature item is held by its execution anyway, and one past the bound would be answered unconfirmed.
+	 */
+	waitersPerRead: number;
+}
+
+const TRIGGER: RecheckOptions = { explainedFor: 'remembered', waitersPerRead: WAITERS_PER_READ };
+
 /** The re-checks of one node (the trigger, or a Verify Signature node) in this process. */
 export class Rechecks {
 	private readonly payments: Scope;
 
 	constructor(
 		scope: string,
-		private readonly explainedFor: Explained = 'remembered',
+		private readonly options: RecheckOptions = TRIGGER,
 	) {
 		this.payments = touched(scopes, scope, (): Scope => new Map(), SCOPES_PER_PROCESS);
 	}
@@ -137,14 +148,14 @@ export class Rechecks {
 	 */
 	async recheck(paymentId: string, claim: string, read: () => Promise<Confirmation>, everyDelivery = false): Promise<Recheck> {
 		const reads = touched(this.payments, paymentId, () => ({ lastSentAt: 0, streak: 0, explained: [] }), PAYMENTS_PER_SCOPE);
-		const explains = this.explainedFor === 'remembered' || Date.now() < reads.lastSentAt + Math.max(gapAfter(reads.streak), FIRST_GAP_MS);
+		const explains = this.options.explainedFor === 'remembered' || Date.now() < reads.lastSentAt + Math.max(gapAfter(reads.streak), FIRST_GAP_MS);
 		if (reads.last && explains && reads.explained.includes(claim)) return { kind: 'confirmed', confirmation: reads.last, first: true };
 		const waitingWith = [reads.inFlight, reads.next].find((candidate) => candidate?.claims.has(claim));
 		// The same claim at once: one delivery of it waits, the others are the same notification again.
 		if (waitingWith && !everyDelivery) return { kind: 'dropped' };
 		let shared = waitingWith ?? reads.next;
 		if (shared) {
-			if (shared.waiting >= WAITERS_PER_READ) return { kind: 'dropped' };
+			if (shared.waiting >= this.options.waitersPerRead) return { kind: 'dropped' };
 			shared.claims.add(claim);
 			shared.waiting++;
 		} else {

@@ -93,7 +93,7 @@ const scopeOf = (ctx: IExecuteFunctions) => `${ctx.getWorkflow().id ?? ''}\u0000
  * of the payment as the trigger's are (shared/rechecks.ts): the gateway's reads grow with the payments, not the records.
  */
 async function sharedConfirmation(ctx: IExecuteFunctions, record: IDataObject, ids: SignedIds, read: () => Promise<Confirmation>): Promise<Confirmation> {
-	const rechecks = new Rechecks(scopeOf(ctx), 'gap');
+	const rechecks = new Rechecks(scopeOf(ctx), { explainedFor: 'gap', waitersPerRead: Infinity });
 	const claim = claimOf(record);
 	const shared = await rechecks.recheck(ids.paymentId, claim, read, true);
 	if (shared.kind === 'dropped') return NOT_READ_AGAIN;
