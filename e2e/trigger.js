@@ -91,7 +91,7 @@ step("the packed package in n8n, the trigger and two helper workflows published 
 	await startN8n(s);
 	const ship = filtered('2b4c6f0e-51d8-4e0a-9a5b-7f3c1d2e8a90', ['succeeded']);
 	const refunds = filtered('6d1e9b27-3c4a-4f5e-8b70-a2c9e4d1f366', ['refunded']);
-	for (const [name, workflow] of Object.entries({ trigger: load('notifications'), pay: load('pay'), refund: load('refund'), ship, refunds })) {
+	for (const [name, workflow] of Object.entries({ trigger: load('notifications'), pay: load('pay'), refund: load('refund'), verify: load('verify'), ship, refunds })) {
 		s[name] = await s.session.deploy(workflow, s.server);
 		s.stored.push(s[name].stored);
 	}
@@ -265,6 +265,38 @@ step('1,000 replays with made-up claims, 50 at a time, against a gateway serving
 	assert.ok(reads <= 10, `${reads} reads for 1,000 replays`);
 	const genuineReads = readsOf(genuine.paymentId).length - genuineBefore;
 	log(`1,000 replays (50 at a time) in ${seconds.toFixed(1)} s (${Math.round(1000 / seconds)} a second): 1 execution (the genuine notification of another payment, confirmed), ${reads} reads of the replayed payment (${(reads / 1000).toFixed(3)} a delivery), ${genuineReads} of the genuine one, ${refused} refused by the gateway's capacity`);
+});
+
+step('one signed record posted 50 times, 10 at a time, to a Webhook → Verify Signature workflow against a gateway serving 2 at once: few reads, repeat from the 2nd; a genuine notification meanwhile is confirmed', async () => {
+	s.sandbox.setNotifications({ url: null });
+	const record = await settledPayment(s.sandbox, { amount: 31.5, receiptId: 'TRG-0403' });
+	const genuine = await settledPayment(s.sandbox, { amount: 12.5, receiptId: 'TRG-0404' });
+	const before = readsOf(record.paymentId).length;
+	const genuineBefore = readsOf(genuine.paymentId).length;
+	s.sandbox.setCapacity({ serves: 2, beyond: 'refuse', retryAfter: 1 });
+	let postedAt;
+	const statuses = await inPool(Array.from({ length: 50 }, (_, index) => index), 10, async (index) => {
+		if (index === 25) {
+			postedAt = performance.now();
+			assert.equal((await post(s.trigger.url, genuine)).status, 200);
+		}
+		return (await post(s.verify.url, record)).status;
+	}).finally(() => s.sandbox.setCapacity(null));
+	assert.deepEqual([...new Set(statuses)], [200]);
+	const [item] = await started(s.trigger, 1);
+	has(item, { paymentId: genuine.paymentId, status: 'success', statusVerified: true });
+	const executions = await s.session.settledExecutions(s.verify.id, 50, { quietMs: 2000 });
+	assert.equal(executions.length, 50, '50 executions of the verifying workflow');
+	const outputs = await Promise.all(executions.map(async (execution) => nodeItems(await s.session.runData(execution.id), 'Verify Signature')[0]));
+	for (const output of outputs) has(output, { paymentId: record.paymentId, signatureValid: true, statusVerified: true, status: 'success' });
+	const repeats = outputs.filter((output) => output.repeat === true).length;
+	assert.equal(repeats, 49, 'every record after the first is a repeat');
+	const reads = readsOf(record.paymentId).length - before;
+	assert.ok(reads <= 5, `${reads} reads for 50 records`);
+	const [genuineRead] = readsOf(genuine.paymentId).slice(genuineBefore).filter((request) => request.status === 200);
+	const delay = (genuineRead.closedAtMs - postedAt) / 1000;
+	const refused = s.sandbox.requests.filter((request) => request.fault === 'capacity').length;
+	log(`50 posts of one signed record (10 at a time) to Verify Signature: ${reads} gateway reads (${(reads / 50).toFixed(2)} a record), repeat true on ${repeats} of 50 (false on the first); the genuine notification posted meanwhile confirmed ${delay.toFixed(2)} s after it was posted (its read answered), ${refused} requests refused by the gateway's capacity`);
 });
 
 check("what n8n keeps for repeats: the trigger's static data, 17 characters per handled notification", async () => {

@@ -147,6 +147,20 @@ function printTriggerReplays(replays) {
 		`  trigger/floor: distinct a second ${ratios.distinctPerSecond}, repeats a second ${ratios.repeatsPerSecond}, made-up claims a second ${ratios.madeUpClaimsPerSecond};` +
 			` reads a repeat ${ratios.readsPerRepeat}, reads a made-up claim ${ratios.readsPerMadeUpClaim}`,
 	);
+	const verify = replays.verifySignature;
+	if (verify) {
+		console.log(
+			`  Verify Signature, one record posted ${verify.deliveries} times (Webhook → Verify Signature): ${verify.perSecond} a second, ${verify.gatewayReads} reads` +
+				` (${verify.readsPerDelivery} a delivery; before: 1), ${verify.confirmed} confirmed, ${verify.repeats} say repeat`,
+		);
+	}
+	const genuine = replays.genuineAmidReplays;
+	if (genuine) {
+		console.log(
+			`  a genuine refund notification of a handled payment amid replays of ${genuine.replayedPayments} others at ${genuine.latencyMs} ms a read:` +
+				` started ${genuine.genuineDelayMs} ms after it was posted (${genuine.genuineStatus}; before: 13.6 s), ${genuine.gatewayReads} reads in all`,
+		);
+	}
 }
 
 function printReport(results) {

@@ -6,7 +6,9 @@
 // checks the same signature and reads the payment through n8n's own HTTP helper once per delivery, as a trigger that
 // re-checks every notification would, and starts every one. Figures: distinct notifications a second (each
 // confirmed and started), repeats a second (identical ones again), replays with made-up claims a second, and the
-// gateway's reads per delivery, all from one run.
+// gateway's reads per delivery, all from one run. Then Status → Verify Signature under replays (one signed record posted
+// again and again to a Webhook → Verify Signature workflow: reads per delivery, repeats), and the delay of a genuine
+// notification of a handled payment amid replays of others at 1.5 s a read.
 
 const crypto = require('node:crypto');
 const path = require('node:path');
@@ -17,6 +19,7 @@ const { timed } = require('./pool');
 
 const dist = path.join(__dirname, '..', '..', 'dist');
 const { PaymentGatewayTrigger } = require(path.join(dist, 'nodes/PaymentGatewayTrigger/PaymentGatewayTrigger.node.js'));
+const { PaymentGateway } = require(path.join(dist, 'nodes/PaymentGateway/PaymentGateway.node.js'));
 
 /** The floor: signature checked in constant time, the payment read by its id through the helper, every delivery started. */
 class FloorTrigger {
@@ -54,6 +57,26 @@ class FloorTrigger {
 		});
 		if (record?.data?.paymentId !== body.paymentId) throw new Error('the floor read another payment');
 		return { workflowData: [[{ json: { ...body, status: record.data.paymentStatus, statusVerified: true } }]], noWebhookResponse: true };
+	}
+}
+
+/** n8n's Webhook node as far as the bench needs it: the request as one item, `{ headers, params, query, body }`. */
+class RecordWebhook {
+	description = {
+		displayName: 'Webhook',
+		name: 'benchWebhook',
+		group: ['trigger'],
+		version: 1,
+		description: 'A posted record as one item',
+		defaults: { name: 'Webhook' },
+		inputs: [],
+		outputs: ['main'],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'record' }],
+		properties: [],
+	};
+
+	async webhook() {
+		return { workflowData: [[{ json: { headers: this.getHeaderData(), params: this.getParamsData(), query: this.getQueryData(), body: this.getBodyData() } }]] };
 	}
 }
 
@@ -140,7 +163,79 @@ async function triggerReplays(sandbox, orderIds, { distinct = 200, repeatsEach =
 		readsPerMadeUpClaim: ratio('madeUpClaims', 'readsPerDelivery'),
 	};
 	results.settings = { distinct, repeats: repeats.length, replays, atOnce };
+	progress(`  Verify Signature: one record posted ${replays} times ...`);
+	results.verifySignature = await verifySignatureReplays(sandbox, notifications[1], replays, atOnce);
+	progress('  a genuine notification amid replays of 8 other payments at 1.5 s a read ...');
+	results.genuineAmidReplays = await genuineAmidReplays(sandbox, notifications.slice(2, 11), 1500);
 	return results;
+}
+
+/** One signed record posted `replays` times to a Webhook → Status → Verify Signature workflow (from dist/). */
+async function verifySignatureReplays(sandbox, record, replays, atOnce) {
+	const server = await startWebhookServer({
+		nodeType: RecordWebhook,
+		packageName: 'n8n-nodes-bench-webhook',
+		credentialType: PaymentGatewayApi,
+		credentials: sandbox.credentials,
+		then: [
+			{
+				nodeType: PaymentGateway,
+				name: 'Verify Signature',
+				parameters: { resource: 'status', operation: 'verifySignature', orderId: '={{ $json.body.orderId }}', paymentId: '={{ $json.body.paymentId }}', signature: '={{ $json.body.signature }}' },
+			},
+		],
+	});
+	try {
+		await sandbox.takeLog();
+		const figures = await phase(server, sandbox, Array.from({ length: replays }, () => record), atOnce);
+		const outputs = server.executions.map((execution) => execution.outputOf('Verify Signature')[0]?.json ?? {});
+		return {
+			...figures,
+			confirmed: outputs.filter((output) => output.statusVerified === true).length,
+			repeats: outputs.filter((output) => output.repeat === true).length,
+			before: 'one read a delivery (Verify Signature read the payment for every record)',
+		};
+	} finally {
+		await server.close();
+	}
+}
+
+/**
+ * The trigger: `payments[0]` and the others notified once each, then one replay with a made-up claim of each other
+ * (a re-read each) at `latencyMs` a read, then a genuine refund notification of `payments[0]` (a re-read too); how long
+ * until its execution started, and how many reads the gateway answered meanwhile.
+ */
+async function genuineAmidReplays(sandbox, payments, latencyMs) {
+	const [genuine, ...others] = payments;
+	const server = await startWebhookServer({ nodeType: PaymentGatewayTrigger, credentialType: PaymentGatewayApi, credentials: sandbox.credentials });
+	try {
+		await deliver(server.url, payments, payments.length);
+		await server.idle(120_000);
+		const [refund] = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId: genuine.paymentId, amount: genuine.amount }, [{}]);
+		// Past every payment's first gap (1 s after its read).
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		await sandbox.takeLog();
+		await sandbox.setLatency(latencyMs);
+		const before = server.executions.length;
+		await deliver(server.url, others.map((record, index) => ({ ...record, timestamp: `made-up-${index}` })), others.length);
+		const postedAt = Date.now();
+		await deliver(server.url, [{ ...genuine, refundId: refund.json.refundId, status: 'refunded' }], 1);
+		await server.idle(120_000);
+		const started = server.executions.slice(before);
+		const reads = (await sandbox.takeLog()).count;
+		return {
+			replayedPayments: others.length,
+			latencyMs,
+			executions: started.length,
+			genuineStatus: started[0]?.items[0]?.json.status,
+			genuineDelayMs: started[0] ? started[0].startedAt.getTime() - postedAt : null,
+			gatewayReads: reads,
+			before: 'the 8 re-reads went one at a time ahead of it: 13.6 s (test/engine/trigger-fair.test.ts on 66efd05)',
+		};
+	} finally {
+		await sandbox.setLatency(0);
+		await server.close();
+	}
 }
 
 module.exports = { triggerReplays };

@@ -22,8 +22,8 @@ import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGate
 import { MAX_RETRIES, validateRetries, validateTimeout } from '../PaymentGateway/validation/input';
 import type { Notification, Outcome } from './notification';
 import { claimedOutcome, confirmedOutcome, readNotification, RefusedNotification } from './notification';
-import { claimOf, Rechecks } from './rechecks';
-import { Repeats } from './repeats';
+import { claimOf, explainedClaim, Rechecks } from '../PaymentGateway/shared/rechecks';
+import { repeatKindOf, Repeats } from '../PaymentGateway/shared/repeats';
 
 /** Writes the answer itself, so that the gateway hears back before a slow status re-check has finished. */
 function answer(ctx: IWebhookFunctions, statusCode: number, body: IDataObject): void {
@@ -76,9 +76,6 @@ async function confirmation(ctx: IWebhookFunctions, notification: Notification, 
 		return { verified: false, failure: failureOf(error) };
 	}
 }
-
-const sameStatus = (confirmed: unknown, claimed: unknown) =>
-	typeof confirmed === 'string' && typeof claimed === 'string' && confirmed.trim().toLowerCase() === claimed.trim().toLowerCase();
 
 export class PaymentGatewayTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -221,7 +218,7 @@ export class PaymentGatewayTrigger implements INodeType {
 			item = confirmedItem(claims, confirmed);
 			if (confirmed.verified) {
 				progress = confirmed.progress;
-				rechecks.learnt(notification.paymentId, confirmed, sameStatus(confirmed.values.status, notification.status) ? claim : undefined);
+				rechecks.learnt(notification.paymentId, confirmed, explainedClaim(confirmed.values.status, notification.status, claim));
 			} else {
 				item.recheckError = { ...confirmed.failure, description: NOT_CONFIRMED };
 			}
@@ -244,8 +241,7 @@ export class PaymentGatewayTrigger implements INodeType {
 			// nothing new. With the re-check off nothing is confirmed, so a payment starts the workflow once, and its
 			// claims never reach the store of paid payments.
 			const status = recheck ? item.status : '';
-			const kind = recheck && (outcome === 'succeeded' || outcome === 'refunded') ? 'paid' : 'unpaid';
-			const repeat = repeats.handledBefore(notification.paymentId, status, progress, kind);
+			const repeat = repeats.handledBefore(notification.paymentId, status, progress, recheck ? repeatKindOf(status) : 'unpaid');
 			repeats.save();
 			if (repeat) return { noWebhookResponse: true };
 		}

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject, MAX_JSON_DEPTH, MAX_JSON_VALUES, parseJson } from '../PaymentGateway/helpers/json';
 import { scalarText } from '../PaymentGateway/helpers/text';
-import { flatRecord, isRefundStatus, MAX_NOTIFICATION_BYTES } from '../PaymentGateway/shared/confirm';
+import type { Outcome } from '../PaymentGateway/shared/confirm';
+import { confirmedOutcome, flatRecord, MAX_NOTIFICATION_BYTES } from '../PaymentGateway/shared/confirm';
 
 /** A notification as the trigger emits it: flat, values trimmed, with the ids it is signed over. */
 export interface Notification extends IDataObject {
@@ -10,7 +11,8 @@ export interface Notification extends IDataObject {
 	paymentId: string;
 }
 
-export type Outcome = 'succeeded' | 'failed' | 'refunded' | 'other';
+export type { Outcome };
+export { confirmedOutcome };
 
 export { MAX_NOTIFICATION_BYTES };
 /** The longest text a notification's field may hold (a redirect URL is the longest real one). */
@@ -89,21 +91,6 @@ export function readNotification(body: unknown, rawBody: unknown): Notification 
 		if (id.length > MAX_ID_CHARS) return new RefusedNotification(400, `Not a payment notification: its ${name} is longer than ${MAX_ID_CHARS} characters`);
 	}
 	return { ...flat, orderId, paymentId };
-}
-
-const SUCCEEDED = /^(success|succeeded|successful|completed|paid|captured)$/i;
-const FAILED = /^(failure|failed|declined|cancell?ed|rejected|expired)$/i;
-
-/**
- * What the gateway's confirmed status reports: a refund only where it shows one, so that a paid payment notified as
- * `REFUND_SUCCESS` is a success, and a late notification of a payment refunded since is a refund.
- */
-export function confirmedOutcome(status: unknown): Outcome {
-	const text = typeof status === 'string' ? status.trim() : '';
-	if (isRefundStatus(text)) return 'refunded';
-	if (SUCCEEDED.test(text)) return 'succeeded';
-	if (FAILED.test(text)) return 'failed';
-	return 'other';
 }
 
 /**

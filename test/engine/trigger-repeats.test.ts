@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { PaymentGatewayTrigger } from '../../nodes/PaymentGatewayTrigger/PaymentGatewayTrigger.node';
-import { REMEMBERED, Repeats, repeatKey } from '../../nodes/PaymentGatewayTrigger/repeats';
+import { REMEMBERED, Repeats, repeatKey } from '../../nodes/PaymentGateway/shared/repeats';
 import type { CountingProxy } from '../support/counting-proxy';
 import { startCountingProxy } from '../support/counting-proxy';
 import type { StatusRecord } from '../support/fixtures';

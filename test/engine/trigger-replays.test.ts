@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { repeatKey } from '../../nodes/PaymentGatewayTrigger/repeats';
+import { repeatKey } from '../../nodes/PaymentGateway/shared/repeats';
 import type { StatusRecord } from '../support/fixtures';
 import { runNode } from '../support/fixtures';
 import { PAYMENT_STATUS, useTriggerBench } from '../support/trigger';

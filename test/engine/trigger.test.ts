@@ -131,7 +131,7 @@ describe('authentic notifications start one execution with one flat item', () =>
 				const item = execution.items[0].json;
 				expect(item).toMatchObject({ statusVerified: true, notifiedStatus: 'success', currency: 'USD' });
 				expect(execution.outputOf('Payment Gateway').map((output) => output.json)).toEqual([
-					{ ...item, notifiedCurrency: 'USD', signatureValid: true },
+					{ ...item, notifiedCurrency: 'USD', signatureValid: true, repeat: false },
 				]);
 			},
 			{ then },

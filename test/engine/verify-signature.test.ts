@@ -51,12 +51,12 @@ function unsigned(record: IDataObject): IDataObject {
 describe('with its default parameters (the item’s own orderId, paymentId and signature), Confirm With Gateway off', () => {
 	it('a status record signed by the gateway: the incoming fields, unchanged, plus signatureValid true', async () => {
 		const [item] = await verify([{ ...record }]);
-		expect(item.json).toEqual({ ...record, signatureValid: true, statusVerified: false });
+		expect(item.json).toEqual({ ...record, signatureValid: true, statusVerified: false, repeat: false });
 	});
 
 	it('a notification signed as openssl signs it: valid', async () => {
 		const [item] = await verify([handMade]);
-		expect(item.json).toEqual({ ...handMade, signatureValid: true, statusVerified: false });
+		expect(item.json).toEqual({ ...handMade, signatureValid: true, statusVerified: false, repeat: false });
 	});
 
 	it.each([
@@ -76,14 +76,14 @@ describe('with its default parameters (the item’s own orderId, paymentId and s
 	])('a signature %s: the incoming fields plus signatureValid false, not an error; confirming, nothing sent', async (_label, change) => {
 		const changed: IDataObject = change({ ...handMade });
 		const [item] = await verify([changed]);
-		expect(item.json).toEqual({ ...unsigned(changed), signatureValid: false, statusVerified: false });
+		expect(item.json).toEqual({ ...unsigned(changed), signatureValid: false, statusVerified: false, repeat: false });
 
 		// At the defaults (Confirm With Gateway on) an invalid signature is read nowhere: the claims set aside.
 		const { status, amount, ...rest } = unsigned(changed);
 		const confirming = await runNode(sandbox, VERIFY, [changed]);
 		expect(confirming.error).toBeUndefined();
 		expect(confirming.items.map((output) => output.json)).toEqual([
-			{ ...rest, notifiedStatus: status, notifiedAmount: amount, signatureValid: false, statusVerified: false },
+			{ ...rest, notifiedStatus: status, notifiedAmount: amount, signatureValid: false, statusVerified: false, repeat: false },
 		]);
 		expect(sandbox.requests).toHaveLength(0);
 	});
@@ -96,7 +96,7 @@ describe('with its default parameters (the item’s own orderId, paymentId and s
 			signature: `${handMade.signature as string} \n`,
 		};
 		const [item] = await verify([spaced]);
-		expect(item.json).toEqual({ ...spaced, orderId: handMade.orderId, paymentId: handMade.paymentId, signatureValid: true, statusVerified: false });
+		expect(item.json).toEqual({ ...spaced, orderId: handMade.orderId, paymentId: handMade.paymentId, signatureValid: true, statusVerified: false, repeat: false });
 	});
 
 	it('several items: one result each, in order, paired to its input', async () => {
@@ -108,10 +108,10 @@ describe('with its default parameters (the item’s own orderId, paymentId and s
 		];
 		const results = await verify(items);
 		expect(results.map((item) => item.json)).toEqual([
-			{ ...record, signatureValid: true, statusVerified: false },
-			{ ...unsigned(items[1]), signatureValid: false, statusVerified: false },
-			{ ...handMade, signatureValid: true, statusVerified: false },
-			{ ...items[3], signatureValid: false, statusVerified: false },
+			{ ...record, signatureValid: true, statusVerified: false, repeat: false },
+			{ ...unsigned(items[1]), signatureValid: false, statusVerified: false, repeat: false },
+			{ ...handMade, signatureValid: true, statusVerified: false, repeat: false },
+			{ ...items[3], signatureValid: false, statusVerified: false, repeat: false },
 		]);
 		expect(results.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((index) => ({ item: index })));
 	});
@@ -125,7 +125,7 @@ it('takes the values from the parameters when they are set (e.g. a wrapped notif
 		signature: '={{ $json.data.signature }}',
 	});
 	// Read flat, as the trigger reads a wrapped notification: its data with its eventType.
-	expect(item.json).toEqual({ eventType: wrapped.eventType, ...handMade, signatureValid: true, statusVerified: false });
+	expect(item.json).toEqual({ eventType: wrapped.eventType, ...handMade, signatureValid: true, statusVerified: false, repeat: false });
 });
 
 it('an item without orderId is an error naming the field, or an error item with Continue On Fail', async () => {
@@ -186,6 +186,7 @@ describe('Confirm With Gateway', () => {
 			signatureValid: true,
 			statusVerified: true,
 			statusMismatch: true,
+			repeat: false,
 		});
 		expect(statusReads().map((request) => request.path)).toEqual([
 			expect.stringMatching(new RegExp(`/transaction/status/${declined.paymentId}$`)),
@@ -229,7 +230,7 @@ describe('Confirm With Gateway', () => {
 	it('turned off: nothing is sent, nothing confirmed, whatever the record says of itself', async () => {
 		const forged = { ...record, status: 'success', statusVerified: true, statusMismatch: false, confirmationError: null };
 		expect(await confirmed([forged], { confirmWithGateway: false })).toEqual([
-			{ ...record, status: 'success', signatureValid: true, statusVerified: false },
+			{ ...record, status: 'success', signatureValid: true, statusVerified: false, repeat: false },
 		]);
 		expect(sandbox.requests).toHaveLength(0);
 	});

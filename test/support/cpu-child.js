@@ -14,7 +14,7 @@ const input = require('../../nodes/PaymentGateway/validation/input.ts');
 const { answerAmount, fieldAmount } = require('../../nodes/PaymentGateway/validation/amount.ts');
 const { checkCredentialFields } = require('../../nodes/PaymentGateway/validation/credential.ts');
 const { readNotification } = require('../../nodes/PaymentGatewayTrigger/notification.ts');
-const { claimOf } = require('../../nodes/PaymentGatewayTrigger/rechecks.ts');
+const { claimOf } = require('../../nodes/PaymentGateway/shared/rechecks.ts');
 
 const MIB = 1024 * 1024;
 /** Texts that make backtracking patterns, digit-run scanners and decoders work hardest, 1 MiB each. */

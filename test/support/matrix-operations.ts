@@ -234,7 +234,7 @@ export const OPERATIONS: OperationCase[] = [
 				parameters: { resource: 'status', operation: 'verifySignature', confirmWithGateway: false },
 				items,
 				keys: [],
-				outputs: items.map((item) => ({ ...item, signatureValid: true, statusVerified: false })),
+				outputs: items.map((item) => ({ ...item, signatureValid: true, statusVerified: false, repeat: false })),
 			};
 		},
 	},

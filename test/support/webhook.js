@@ -238,6 +238,8 @@ async function startWebhookServer(options) {
 			credentialsHelper,
 			runExecutionData,
 		});
+		// n8n saves the static data a production execution's nodes changed, whole, once it ends (the last save wins).
+		if (mode !== 'manual' && workflow.staticData.__dataChanged === true) store.staticData = clone(workflow.staticData);
 		const execution = { id: executionId, startedAt, stoppedAt: new Date(), nodeExecutionOrder, run };
 		Object.assign(execution, refused ? { status: 'error', items: [], error: refused } : nodeResult(run, triggerName));
 		execution.outputOf = (nodeName) => (run ? nodeResult(run, nodeName).items : []);

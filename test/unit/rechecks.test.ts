@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { Confirmation } from '../../nodes/PaymentGateway/shared/confirm';
-import { gapAfter, MAX_HOLD_MS, Rechecks } from '../../nodes/PaymentGatewayTrigger/rechecks';
+import { gapAfter, MAX_HOLD_MS, Rechecks } from '../../nodes/PaymentGateway/shared/rechecks';
 
 // How the trigger shares and spaces its reads of one payment, on a simulated clock: reads grow with the payments
 // notified and with time, never with the deliveries.
@@ -86,26 +86,57 @@ it('a delivery never waits longer than the hold: past it, it is dropped (or answ
 	expect(await rechecks.recheck('PAY1', 'c-late-2', read, true)).toEqual({ kind: 'confirmed', confirmation: confirmed, first: true });
 });
 
-it('re-reads of many payments go one at a time; a first read of another payment does not wait for them', async () => {
+it('re-reads are spaced per payment: a re-read of one payment is sent at once while re-reads of ten others are out', async () => {
 	const rechecks = new Rechecks(`s${scope}`);
 	const slow = gateway(5000);
-	for (let payment = 0; payment < 10; payment++) {
+	for (let payment = 0; payment < 11; payment++) {
 		const first = rechecks.recheck(`PAY${payment}`, 'a', slow.read);
 		await jest.advanceTimersByTimeAsync(6000);
 		await first;
 	}
 	slow.reads.length = 0;
 	const rereads = Array.from({ length: 10 }, (_, payment) => rechecks.recheck(`PAY${payment}`, 'b', slow.read));
-	await jest.advanceTimersByTimeAsync(1000);
-	const fresh = gateway(100);
-	const genuine = rechecks.recheck('PAY-NEW', 'a', fresh.read);
-	await jest.advanceTimersByTimeAsync(200);
-	expect((await genuine).kind).toBe('confirmed');
-	// Only one re-read is in flight when the genuine payment's first read goes.
-	expect(slow.reads).toHaveLength(1);
-	await jest.advanceTimersByTimeAsync(60_000);
-	await Promise.all(rereads);
+	await jest.advanceTimersByTimeAsync(10);
 	expect(slow.reads).toHaveLength(10);
+	const fresh = gateway(100);
+	const genuine = rechecks.recheck('PAY10', 'refunded', fresh.read);
+	await jest.advanceTimersByTimeAsync(0);
+	expect(fresh.reads).toHaveLength(1);
+	await jest.advanceTimersByTimeAsync(100);
+	expect((await genuine).kind).toBe('confirmed');
+	await jest.advanceTimersByTimeAsync(6000);
+	await Promise.all(rereads);
+});
+
+it('a delivery waits at most the hold for a read of its payment still out: past it, its own read is sent', async () => {
+	const rechecks = new Rechecks(`s${scope}`);
+	const slow = gateway(40_000);
+	const first = rechecks.recheck('PAY1', 'a', slow.read);
+	await jest.advanceTimersByTimeAsync(2000);
+	const second = rechecks.recheck('PAY1', 'b', slow.read);
+	await jest.advanceTimersByTimeAsync(MAX_HOLD_MS - 1);
+	expect(slow.reads).toHaveLength(1);
+	await jest.advanceTimersByTimeAsync(2);
+	expect(slow.reads).toHaveLength(2);
+	expect(slow.reads[1] - slow.reads[0]).toBeLessThanOrEqual(2000 + MAX_HOLD_MS);
+	await jest.advanceTimersByTimeAsync(50_000);
+	expect((await first).kind).toBe('confirmed');
+	expect((await second).kind).toBe('confirmed');
+});
+
+it('Verify Signature’s confirmations answer the same claim only until the payment’s next read may go', async () => {
+	const rechecks = new Rechecks(`s${scope}`, { explainedFor: 'gap', waitersPerRead: Infinity });
+	const { reads, read } = gateway(10);
+	const first = rechecks.recheck('PAY1', 'claim-a', read, true);
+	await jest.advanceTimersByTimeAsync(20);
+	rechecks.learnt('PAY1', ((await first) as { confirmation: Confirmation }).confirmation, 'claim-a');
+	expect((await rechecks.recheck('PAY1', 'claim-a', read, true)).kind).toBe('confirmed');
+	expect(reads).toHaveLength(1);
+	await jest.advanceTimersByTimeAsync(1000);
+	const later = rechecks.recheck('PAY1', 'claim-a', read, true);
+	await jest.advanceTimersByTimeAsync(20);
+	expect((await later).kind).toBe('confirmed');
+	expect(reads).toHaveLength(2);
 });
 
 it('at most 64 deliveries wait for one read; more are dropped', async () => {

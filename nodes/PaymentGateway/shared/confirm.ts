@@ -75,7 +75,7 @@ export function claimsOf(record: IDataObject, funnel: Funnel, signed?: SignedIds
 }
 
 /** What the trigger and Verify Signature set themselves: replaced in an item they check again, never taken from it. */
-const NODE_NAMES = ['statusVerified', 'statusMismatch', 'recheckError', 'signatureValid', 'confirmationError', 'droppedFields'];
+const NODE_NAMES = ['statusVerified', 'statusMismatch', 'recheckError', 'signatureValid', 'confirmationError', 'repeat', 'droppedFields'];
 
 /** A record without the values only the node sets: a record cannot say it was verified. */
 export function withoutNodeValues(record: IDataObject): IDataObject {
@@ -188,3 +188,20 @@ export function confirmedItem(claims: IDataObject & SignedIds, confirmation: Con
 /** A confirmed status that shows a refund. */
 export const isRefundStatus = (status: unknown): boolean =>
 	typeof status === 'string' && /^(refunded|partially_refunded)$/i.test(status.trim());
+
+export type Outcome = 'succeeded' | 'failed' | 'refunded' | 'other';
+
+const SUCCEEDED = /^(success|succeeded|successful|completed|paid|captured)$/i;
+const FAILED = /^(failure|failed|declined|cancell?ed|rejected|expired)$/i;
+
+/**
+ * What the gateway's confirmed status reports: a refund only where it shows one, so that a paid payment notified as
+ * `REFUND_SUCCESS` is a success, and a late notification of a payment refunded since is a refund.
+ */
+export function confirmedOutcome(status: unknown): Outcome {
+	const text = typeof status === 'string' ? status.trim() : '';
+	if (isRefundStatus(text)) return 'refunded';
+	if (SUCCEEDED.test(text)) return 'succeeded';
+	if (FAILED.test(text)) return 'failed';
+	return 'other';
+}

@@ -1,7 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { PAYMENT_RECORD } from '../../shared/answers';
+import type { Confirmation, SignedIds } from '../../shared/confirm';
 import { claimsOf, claimsSetAside, confirmedItem, confirmPayment, oversizeOf } from '../../shared/confirm';
+import { claimOf, explainedClaim, Rechecks } from '../../shared/rechecks';
+import { repeatKindOf, Repeats } from '../../shared/repeats';
 import { isAuthenticSignature } from '../../transport/crypto';
 import { UNKNOWN_ID } from '../../transport/errors';
 import type { Gateway } from '../../transport/request';
@@ -46,6 +49,7 @@ const properties: INodeProperties[] = [
  * signature is data, not an error. The item comes from a customer's browser: it is bounded as a notification is and its
  * signature checked before anything else is done with it. Confirming, a valid signature's payment is read from the
  * gateway (nothing is sent for an invalid one) and the item holds the gateway's values where the record's claims were.
+ * `repeat` says whether this workflow verified this payment in this confirmed state before.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number, gateway: Gateway) {
 	const incoming = this.getInputData()[itemIndex].json;
@@ -60,12 +64,62 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	const record = claimsOf(incoming, gateway.funnel, signatureValid ? { orderId, paymentId } : undefined);
 	const confirm = this.getNodeParameter('confirmWithGateway', itemIndex, true) !== false;
 	// Unconfirmed by choice, the record's values are where it put them, as claims; an invalid signature's are set aside.
-	if (!confirm) return { ...record, signatureValid, statusVerified: false };
-	if (!signatureValid) return { ...claimsSetAside(record), signatureValid, statusVerified: false };
-	const confirmation = await confirmPayment(gateway, { orderId, paymentId }, callSettings(this, itemIndex));
+	// Nothing confirmed is nothing to repeat: only a confirmed state is remembered.
+	if (!confirm) return { ...record, signatureValid, statusVerified: false, repeat: false };
+	if (!signatureValid) return { ...claimsSetAside(record), signatureValid, statusVerified: false, repeat: false };
+	const read = async () => await confirmPayment(gateway, { orderId, paymentId }, callSettings(this, itemIndex));
+	// A person's run in the editor reads the gateway each time: no flood to share, and a test must see it as it is.
+	const confirmation = this.getMode() === 'manual' ? await read() : await sharedConfirmation(this, record, { orderId, paymentId }, read);
 	const item: IDataObject = { ...confirmedItem({ ...record, orderId, paymentId }, confirmation), signatureValid };
-	if (!confirmation.verified) item.confirmationError = { ...confirmation.failure };
-	return item;
+	if (!confirmation.verified) return { ...item, confirmationError: { ...confirmation.failure }, repeat: false };
+	return { ...item, repeat: verifiedBefore(this, paymentId, confirmation) };
+}
+
+const NOT_READ_AGAIN: Confirmation = {
+	verified: false,
+	failure: {
+		message:
+			'The gateway was not read for this record: this payment was read moments ago and is read again only after a pause, as replays of one record share its reads. Nothing is confirmed; check it again in a few seconds.',
+		resCode: null,
+		code: null,
+	},
+};
+
+/** This node's scope in the process and in the workflow: the trigger's reads and repeats are kept apart. */
+const scopeOf = (ctx: IExecuteFunctions) => `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().name}`;
+
+/**
+ * Replays of one record (a customer posting their own, a redirect delivered twice) share and space this node's reads
+ * of the payment as the trigger's are (shared/rechecks.ts): the gateway's reads grow with the payments, not the records.
+ */
+async function sharedConfirmation(ctx: IExecuteFunctions, record: IDataObject, ids: SignedIds, read: () => Promise<Confirmation>): Promise<Confirmation> {
+	const rechecks = new Rechecks(scopeOf(ctx), { explainedFor: 'gap', waitersPerRead: Infinity });
+	const claim = claimOf(record);
+	const shared = await rechecks.recheck(ids.paymentId, claim, read, true);
+	if (shared.kind === 'dropped') return NOT_READ_AGAIN;
+	const { confirmation } = shared;
+	if (confirmation.verified) rechecks.learnt(ids.paymentId, confirmation, explainedClaim(confirmation.values.status, record.status, claim));
+	return confirmation;
+}
+
+/**
+ * Whether this workflow verified this payment in this confirmed state before, remembered in this node's static data
+ * as the trigger remembers its notifications (shared/repeats.ts). A manual run teaches nothing: n8n keeps no static data
+ * of it, and a test must not make the real record a repeat.
+ */
+function verifiedBefore(ctx: IExecuteFunctions, paymentId: string, confirmation: Confirmation & { verified: true }): boolean {
+	if (ctx.getMode() === 'manual') return false;
+	let staticData: IDataObject;
+	try {
+		staticData = ctx.getWorkflowStaticData('node');
+	} catch {
+		return false;
+	}
+	const repeats = new Repeats(staticData, scopeOf(ctx));
+	const { status } = confirmation.values;
+	const repeat = repeats.handledBefore(paymentId, status, confirmation.progress, repeatKindOf(status));
+	repeats.save();
+	return repeat;
 }
 
 export const operation = defineOperation({
@@ -76,7 +130,7 @@ export const operation = defineOperation({
 	action: 'Verify a payment signature',
 	sendsOnce: false,
 	toolDescription:
-		"Checks whether the signature of a payment notification or status record is authentic and, unless told otherwise, reads that payment's status, amount and currency from the gateway; changes nothing. Needs the record's orderId, paymentId and signature. Returns signatureValid, statusVerified and the gateway's status, amount, currency and receiptId.",
+		"Checks whether the signature of a payment notification or status record is authentic and, unless told otherwise, reads that payment's status, amount and currency from the gateway; changes nothing. Needs the record's orderId, paymentId and signature. Returns signatureValid, statusVerified, the gateway's status, amount, currency and receiptId, and repeat (true when this workflow verified this payment in this status before).",
 	properties,
 	// Its one request is the confirmation's read, with the defaults of the reads.
 	options: false,

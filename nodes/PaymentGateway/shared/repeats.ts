@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-// Gateways deliver a notification at least once, and repeat it. The only store a webhook has is the workflow's
+import { confirmedOutcome } from './confirm';
+
+// Gateways deliver a notification at least once, and repeat it, and a customer can post their own signed record again
+// (to the trigger, or to a webhook whose Verify Signature node confirms it). The only store a workflow has is its
 // static data: n8n reads it from its database as each request starts and saves the whole of it after webhook()
 // returns, with no lock, so the last save wins. Requests handled at the same time each read the store from before
 // the others, and each save would drop what the others learned. So every process keeps, per workflow, everything it
@@ -9,7 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 // in the same process at once; what another process saved, once read here, survives in this process's saves even
 // when a later save overwrote it in the store.
 
-/** At least this many of the newest handled notifications of each kind are remembered, per trigger node. */
+/** At least this many of the newest handled notifications of each kind are remembered, per node. */
 export const REMEMBERED = 10_000;
 
 /**
@@ -18,11 +21,17 @@ export const REMEMBERED = 10_000;
  */
 export type RepeatKind = 'paid' | 'unpaid';
 
+/** Where a confirmed status is remembered: with the paid payments when it moved money. */
+export function repeatKindOf(confirmedStatus: unknown): RepeatKind {
+	const outcome = confirmedOutcome(confirmedStatus);
+	return outcome === 'succeeded' || outcome === 'refunded' ? 'paid' : 'unpaid';
+}
+
 /** The static data fields of the store, one string per kind. */
 const FIELDS: Record<RepeatKind, string> = { paid: 'handledNotifications', unpaid: 'handledUnpaidNotifications' };
 const KINDS = Object.keys(FIELDS) as RepeatKind[];
 
-/** A trigger node's memory in one process; past this many workflows the least recently used is forgotten. */
+/** A node's memory in one process; past this many workflows the least recently used is forgotten. */
 const SCOPES_PER_PROCESS = 100;
 
 // One entry: 64 bits of SHA-256 of the key (11 base64url characters) and the second it was handled (6 base36
@@ -39,7 +48,7 @@ type Memory = Record<RepeatKind, string>;
 
 const memoryByScope = new Map<string, Memory>();
 
-/** What this process knows for one trigger node. */
+/** What this process knows for one node. */
 function memoryOf(scope: string): Memory {
 	let memory = memoryByScope.get(scope);
 	if (memory) memoryByScope.delete(scope);
@@ -87,7 +96,7 @@ function merged(mine: string, read: string): string {
 	return out.slice(-REMEMBERED).join('');
 }
 
-/** The handled notifications of one trigger node, as one request sees them. */
+/** The handled notifications of one node (the trigger, or a Verify Signature node), as one request or execution sees them. */
 export class Repeats {
 	private readonly memory: Memory;
 

@@ -2,21 +2,23 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { Confirmation } from '../PaymentGateway/shared/confirm';
+import type { Confirmation } from './confirm';
 
-// A notification's signature covers two ids and the customer's browser carries it: anyone holding one can post it
-// again, as often as they like, with any other value beside the ids. Each delivery would cost the gateway a read (with
-// retries), and a flood of reads of one payment crowds out the reads that confirm other payments. So the reads of a
-// payment are shared and spaced, per process and trigger node:
-//  - a claim already explained by a confirmation of this payment (the same notification again) needs no read at all;
+// A notification's or status record's signature covers two ids and the customer's browser carries it: anyone holding
+// one can post it again, as often as they like, with any other value beside the ids. Each delivery would cost the
+// gateway a read (with retries), and a flood of reads of one payment crowds out the reads that confirm other payments.
+// So the reads of a payment are shared and spaced, per process and node (the trigger, or a Verify Signature node):
+//  - a claim already explained by a confirmation of this payment (the same record again) needs no read at all;
 //  - deliveries of one payment that arrive while a read of it is waiting to be sent share that read;
 //  - the reads of one payment are sent one after another, each further one later than the one before (1 s, 2 s, 4 s,
 //    ... at most ten minutes apart) until the payment has been quiet for half an hour;
-//  - a delivery waits for its payment's next read only when that read goes within 10 s: it holds the workflow's static
-//    data as n8n loaded it, which a long wait would make stale. One that would wait longer is answered from the last
-//    confirmation (Ignore Repeats off) or not at all: the next delivery after the gap is read.
-// A genuine new event of a payment (a refund after its payment) is read at once, unless a flood of replays of that
-// same payment is being spaced: then a later delivery, or a reconciliation, tells it. Other payments never wait.
+//  - a delivery waits for its payment's next read only when that read goes within 10 s, counting the wait for a read
+//    of it still out: the trigger's request holds the workflow's static data as n8n loaded it, which a long wait would
+//    make stale. One that would wait longer is answered from the last confirmation or not at all: the next delivery
+//    after the gap is read.
+// The spacing is per payment and nothing else: a delivery of one payment never waits for reads of another, however
+// many payments a sender replays. A genuine new event of a payment (a refund after its payment) is read at once,
+// unless a flood of replays of that same payment is being spaced: then a later delivery, or a reconciliation, tells it.
 
 const FIRST_GAP_MS = 1000;
 const MAX_GAP_MS = 10 * 60_000;
@@ -25,7 +27,7 @@ const QUIET_MS = 30 * 60_000;
 export const MAX_HOLD_MS = 10_000;
 /** Claims of one payment remembered as explained. */
 const CLAIMS_PER_PAYMENT = 16;
-/** Deliveries that may wait for one read, the same claim again or not; more add nothing the read does not answer. */
+/** Trigger deliveries that may wait for one read, the same claim again or not; more add nothing the read does not answer. */
 const WAITERS_PER_READ = 64;
 const PAYMENTS_PER_SCOPE = 10_000;
 const SCOPES_PER_PROCESS = 100;
@@ -51,15 +53,8 @@ interface PaymentReads {
 	inFlight?: SharedRead;
 }
 
-/**
- * One trigger node's reads in this process. Re-reads of payments read before (what replays cause) go one at a time,
- * all payments together, so that however many payments a sender replays, first reads of new payments find the
- * gateway free.
- */
-interface Scope {
-	payments: Map<string, PaymentReads>;
-	rereads: Promise<unknown>;
-}
+/** One node's reads in this process, by payment. */
+type Scope = Map<string, PaymentReads>;
 
 const scopes = new Map<string, Scope>();
 
@@ -88,6 +83,18 @@ export function claimOf(notification: IDataObject): string {
 	return createHash('sha256').update(JSON.stringify(canonical(notification)), 'utf8').digest('base64url').slice(0, 16);
 }
 
+/**
+ * The claim a confirmation explains, if any: only a record whose claimed status is the confirmed one is the same
+ * record again when it comes back. Any other (a refund claimed of a paid payment) is read again, spaced.
+ */
+export function explainedClaim(confirmedStatus: unknown, claimedStatus: unknown, claim: string): string | undefined {
+	const same =
+		typeof confirmedStatus === 'string' &&
+		typeof claimedStatus === 'string' &&
+		confirmedStatus.trim().toLowerCase() === claimedStatus.trim().toLowerCase();
+	return same ? claim : undefined;
+}
+
 /** How long after the last read of a payment the next may be sent. */
 export function gapAfter(streak: number): number {
 	return streak === 0 ? 0 : Math.min(FIRST_GAP_MS * 2 ** (streak - 1), MAX_GAP_MS);
@@ -105,14 +112,34 @@ export type Recheck =
 	 */
 	| { kind: 'confirmed'; confirmation: Confirmation; first: boolean };
 
-/** The re-checks of one trigger node in this process. */
-export class Rechecks {
-	private readonly scope: Scope;
-	private readonly payments: Map<string, PaymentReads>;
+/**
+ * How long a confirmation answers the same claim again: for as long as the payment is remembered (`remembered`: the
+ * trigger, which only decides whether a notification is new), or until the payment's next read may be sent (`gap`:
+ * Verify Signature, which outputs the status it confirms, so that a record verified again later reads the gateway's
+ * state then, not one that may have changed since).
+ */
+export type Explained = 'remembered' | 'gap';
 
-	constructor(scope: string) {
-		this.scope = touched(scopes, scope, () => ({ payments: new Map<string, PaymentReads>(), rereads: Promise.resolve() }), SCOPES_PER_PROCESS);
-		this.payments = this.scope.payments;
+export interface RecheckOptions {
+	explainedFor: Explained;
+	/**
+	 * Deliveries that may wait for one read. A trigger's delivery holds a request and the static data n8n loaded for it;
+	 * a Verify Signature item is held by its execution anyway, and one past the bound would be answered unconfirmed.
+	 */
+	waitersPerRead: number;
+}
+
+const TRIGGER: RecheckOptions = { explainedFor: 'remembered', waitersPerRead: WAITERS_PER_READ };
+
+/** The re-checks of one node (the trigger, or a Verify Signature node) in this process. */
+export class Rechecks {
+	private readonly payments: Scope;
+
+	constructor(
+		scope: string,
+		private readonly options: RecheckOptions = TRIGGER,
+	) {
+		this.payments = touched(scopes, scope, (): Scope => new Map(), SCOPES_PER_PROCESS);
 	}
 
 	/**
@@ -121,13 +148,14 @@ export class Rechecks {
 	 */
 	async recheck(paymentId: string, claim: string, read: () => Promise<Confirmation>, everyDelivery = false): Promise<Recheck> {
 		const reads = touched(this.payments, paymentId, () => ({ lastSentAt: 0, streak: 0, explained: [] }), PAYMENTS_PER_SCOPE);
-		if (reads.last && reads.explained.includes(claim)) return { kind: 'confirmed', confirmation: reads.last, first: true };
+		const explains = this.options.explainedFor === 'remembered' || Date.now() < reads.lastSentAt + Math.max(gapAfter(reads.streak), FIRST_GAP_MS);
+		if (reads.last && explains && reads.explained.includes(claim)) return { kind: 'confirmed', confirmation: reads.last, first: true };
 		const waitingWith = [reads.inFlight, reads.next].find((candidate) => candidate?.claims.has(claim));
 		// The same claim at once: one delivery of it waits, the others are the same notification again.
 		if (waitingWith && !everyDelivery) return { kind: 'dropped' };
 		let shared = waitingWith ?? reads.next;
 		if (shared) {
-			if (shared.waiting >= WAITERS_PER_READ) return { kind: 'dropped' };
+			if (shared.waiting >= this.options.waitersPerRead) return { kind: 'dropped' };
 			shared.claims.add(claim);
 			shared.waiting++;
 		} else {
@@ -160,22 +188,16 @@ export class Rechecks {
 
 	private schedule(reads: PaymentReads, claim: string, read: () => Promise<Confirmation>): SharedRead {
 		const before = reads.inFlight?.result;
+		const deadline = Date.now() + MAX_HOLD_MS;
 		const shared: SharedRead = { claims: new Set([claim]), waiting: 1, sent: false, failureTaken: false, result: Promise.resolve(undefined as never) };
 		reads.next = shared;
 		shared.result = (async () => {
-			// One read of a payment at a time: the next is sent once the one in flight has its answer.
-			if (before) await before.catch(() => undefined);
-			const wait = reads.lastSentAt + gapAfter(reads.streak) - Date.now();
+			// One read of a payment at a time, but no longer than the hold: a gateway slow to answer the read before
+			// must not keep this delivery waiting past it. Then both are out, which only a slow gateway causes.
+			if (before) await Promise.race([before.catch(() => undefined), sleep(deadline - Date.now())]);
+			// The gap ends by the deadline: recheck() held no delivery whose gap would end later.
+			const wait = Math.min(reads.lastSentAt + gapAfter(reads.streak), deadline) - Date.now();
 			if (wait > 0) await sleep(wait);
-			// A re-read waits for the scope's one place for re-reads; a first read of a payment does not.
-			const reread = reads.streak > 0;
-			let free = () => {};
-			if (reread) {
-				const before = this.scope.rereads;
-				const place = new Promise<void>((resolve) => (free = resolve));
-				this.scope.rereads = before.then(async () => await place);
-				await before;
-			}
 			// From here on a delivery that arrives needs a read sent after it: it schedules the next.
 			if (reads.next === shared) reads.next = undefined;
 			shared.sent = true;
@@ -185,7 +207,6 @@ export class Rechecks {
 			try {
 				return await read();
 			} finally {
-				free();
 				if (reads.inFlight === shared) reads.inFlight = undefined;
 			}
 		})();

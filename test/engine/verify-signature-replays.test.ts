@@ -1,0 +1,220 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
+import type { IDataObject } from 'n8n-workflow';
+
+import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
+import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
+import type { Sandbox, StatusRecord } from '../support/fixtures';
+import { runNode, sandboxCredentials, settledPayment, startSandbox } from '../support/fixtures';
+import { PlainWebhook } from '../support/plain-webhook';
+import type { WebhookServer } from '../support/webhook';
+import { startWebhookServer } from '../support/webhook';
+
+// A customer's browser carries the signed status record (the gateway posts it to the merchant's redirect URL), so a
+// customer can post it again to the webhook that verifies it, as often as they like. Status → Verify Signature in a
+// production workflow (a Webhook, then Verify Signature, as n8n runs them) shares and spaces its reads of one payment
+// as the trigger does, and says with `repeat` that this workflow verified this payment in this state before.
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+
+/** A Webhook, then Verify Signature on the record in its body, at their defaults otherwise. */
+async function verifyingWorkflow(): Promise<WebhookServer> {
+	return await startWebhookServer({
+		nodeType: PlainWebhook,
+		credentialType: PaymentGatewayApi,
+		credentials: sandboxCredentials(sandbox),
+		then: [
+			{
+				nodeType: PaymentGateway,
+				name: 'Verify Signature',
+				parameters: {
+					resource: 'status',
+					operation: 'verifySignature',
+					orderId: '={{ $json.body.orderId }}',
+					paymentId: '={{ $json.body.paymentId }}',
+					signature: '={{ $json.body.signature }}',
+				},
+			},
+		],
+	});
+}
+
+/** Posts `count` bodies, `atOnce` in flight at a time; every answer must be 200. */
+async function post(target: WebhookServer, count: number, atOnce: number, body: (index: number) => object): Promise<void> {
+	let next = 0;
+	const statuses: number[] = [];
+	await Promise.all(
+		Array.from({ length: atOnce }, async () => {
+			while (next < count) {
+				const index = next++;
+				const response = await fetch(target.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body(index)) });
+				await response.text();
+				statuses.push(response.status);
+			}
+		}),
+	);
+	expect(statuses.filter((status) => status !== 200)).toEqual([]);
+}
+
+const readsOf = (paymentId: string) => sandbox.requests.filter((request) => request.path.endsWith(`/transaction/status/${paymentId}`)).length;
+/** What Verify Signature output in each execution, in the order they finished. */
+const verified = (target: WebhookServer): IDataObject[] => target.executions.map((execution) => execution.outputOf('Verify Signature')[0]?.json ?? {});
+
+async function paidRecord(): Promise<StatusRecord> {
+	const record = await settledPayment(sandbox, 'success');
+	sandbox.clearLog();
+	return record;
+}
+
+it('50 replays of one record through Verify Signature: at most 5 gateway reads; the 2nd to 50th say repeat: true', async () => {
+	const record = await paidRecord();
+	const server = await verifyingWorkflow();
+	try {
+		await post(server, 1, 1, () => record);
+		await server.idle();
+		await post(server, 49, 10, () => record);
+		await server.idle();
+		const outputs = verified(server);
+		expect(outputs).toHaveLength(50);
+		expect(outputs.map((output) => [output.statusVerified, output.status])).toEqual(outputs.map(() => [true, 'success']));
+		const reads = readsOf(record.paymentId);
+		expect(['reads', reads <= 5 ? 'at most 5' : reads]).toEqual(['reads', 'at most 5']);
+		expect(outputs.map((output) => output.repeat)).toEqual([false, ...Array.from({ length: 49 }, () => true)]);
+	} finally {
+		await server.close();
+	}
+});
+
+describe('an adversary replaying their own record', () => {
+	it('50 deliveries all at once: one says repeat: false, 49 true, and they share one read', async () => {
+		const record = await paidRecord();
+		const server = await verifyingWorkflow();
+		try {
+			await post(server, 50, 50, () => record);
+			await server.idle();
+			const repeats = verified(server).map((output) => output.repeat);
+			expect(repeats.filter((repeat) => repeat === false)).toHaveLength(1);
+			expect(repeats.filter((repeat) => repeat === true)).toHaveLength(49);
+			expect(readsOf(record.paymentId)).toBeLessThanOrEqual(5);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('made-up claims beside the signature (status, amount, a new timestamp each time) change nothing: the gateway’s status, repeat true', async () => {
+		const record = await paidRecord();
+		const server = await verifyingWorkflow();
+		try {
+			await post(server, 1, 1, () => record);
+			await server.idle();
+			await post(server, 40, 10, (index) => ({ ...record, status: index % 2 ? 'refunded' : 'success', amount: 0.01, timestamp: `made-up-${index}` }));
+			await server.idle();
+			const outputs = verified(server);
+			expect(outputs.map((output) => [output.status, output.amount, output.repeat])).toEqual([
+				['success', 25.5, false],
+				...Array.from({ length: 40 }, () => ['success', 25.5, true]),
+			]);
+			expect(readsOf(record.paymentId)).toBeLessThanOrEqual(5);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('the same payment in a new confirmed state (refunded since) is no repeat; a forged signature is never remembered', async () => {
+		const record = await paidRecord();
+		const server = await verifyingWorkflow();
+		try {
+			await post(server, 3, 1, (index) => (index === 0 ? { ...record, signature: `${'0'.repeat(63)}1` } : record));
+			await server.idle();
+			const refund = await runNode(sandbox, { resource: 'transaction', operation: 'refund', paymentId: record.paymentId, amount: 25.5 });
+			expect(refund.error).toBeUndefined();
+			// Past the gap after the last read: a record verified again later reads the gateway's state then.
+			await new Promise((resolve) => setTimeout(resolve, 1100));
+			await post(server, 2, 1, () => record);
+			await server.idle();
+			expect(verified(server).map((output) => [output.signatureValid, output.status, output.repeat])).toEqual([
+				[false, undefined, false],
+				[true, 'success', false],
+				[true, 'success', true],
+				[true, 'refunded', false],
+				[true, 'refunded', true],
+			]);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('a store that lost what was verified (another execution’s save won) still makes the record a repeat in this process', async () => {
+		const record = await paidRecord();
+		const first = await verifyingWorkflow();
+		try {
+			await post(first, 2, 1, () => record);
+			await first.idle();
+			expect(verified(first).map((output) => output.repeat)).toEqual([false, true]);
+		} finally {
+			await first.close();
+		}
+		// The same workflow (the harness's id) with an empty store: what this process verified survives it.
+		const second = await verifyingWorkflow();
+		try {
+			await post(second, 1, 1, () => record);
+			await second.idle();
+			expect(verified(second).map((output) => output.repeat)).toEqual([true]);
+		} finally {
+			await second.close();
+		}
+	});
+	it('a record that says of itself repeat: false and statusVerified: true is not believed: replaced by what the node found', async () => {
+		const record = await paidRecord();
+		const server = await verifyingWorkflow();
+		try {
+			await post(server, 2, 1, () => ({ ...record, repeat: false, statusVerified: true, status: 'success' }));
+			await server.idle();
+			expect(verified(server).map((output) => [output.statusVerified, output.repeat])).toEqual([
+				[true, false],
+				[true, true],
+			]);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('records of 10 payments, each posted 5 times, all at once: reads grow with the payments and time, not the records (at most 5 each), one repeat: false each', async () => {
+		const records: StatusRecord[] = [];
+		for (let index = 0; index < 10; index++) records.push(await paidRecord());
+		const server = await verifyingWorkflow();
+		try {
+			await post(server, 50, 50, (index) => records[index % 10]);
+			await server.idle();
+			const outputs = verified(server);
+			for (const record of records) {
+				const mine = outputs.filter((output) => output.paymentId === record.paymentId);
+				// A Webhook's item claims no status (it is under body): each read answers those that wait for it, spaced 1 s, 2 s …
+				expect([record.paymentId, mine.filter((output) => output.repeat === false).length, readsOf(record.paymentId) <= 5]).toEqual([record.paymentId, 1, true]);
+			}
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('a flood of 100 identical records at once: at most 5 reads, every one confirmed, one says repeat: false', async () => {
+		const record = await paidRecord();
+		const server = await verifyingWorkflow();
+		try {
+			await post(server, 100, 100, () => record);
+			await server.idle();
+			const outputs = verified(server);
+			expect(outputs).toHaveLength(100);
+			// Found attacking it: at first, past 64 records waiting for one read the rest were answered unconfirmed.
+			expect(outputs.filter((output) => output.statusVerified !== true)).toEqual([]);
+			expect(outputs.filter((output) => output.repeat === false)).toHaveLength(1);
+			expect(readsOf(record.paymentId)).toBeLessThanOrEqual(5);
+		} finally {
+			await server.close();
+		}
+	});
+});
