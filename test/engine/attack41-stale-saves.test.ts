@@ -1,0 +1,121 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
+import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
+import type { Sandbox, StatusRecord } from '../support/fixtures';
+import { sandboxCredentials, settledPayment, startSandbox } from '../support/fixtures';
+import { PlainWebhook } from '../support/plain-webhook';
+import type { StaticDataStore, WebhookServer } from '../support/webhook';
+import { startWebhookServer } from '../support/webhook';
+
+// ATTACK (issue 41 review, attack41): a save of the workflow's static data by an execution that copied Verify
+// Signature's memory earlier (it verified one record, then went on with a slow node) overwrites what executions that
+// ended meanwhile saved. The process's memory still holds it, but a restart reads only the store: a customer
+// replaying their own record after the restart gets `repeat: false` a second time.
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+
+/** A node after Verify Signature that takes its time for the record of `slowPaymentId` (an HTTP call, an agent...). */
+const gates = new Map<string, Promise<void>>();
+class SlowStep implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Slow Step',
+		name: 'slowStep',
+		group: ['transform'],
+		version: 1,
+		description: 'Waits for the test to let its item pass',
+		defaults: { name: 'Slow Step' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		for (const item of items) await gates.get(String(item.json.paymentId));
+		return [items];
+	}
+}
+
+/** The node as a restarted n8n loads it: the same code, a fresh memory. */
+function restartedNode(): typeof PaymentGateway {
+	let loaded: typeof PaymentGateway | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		loaded = (require('../../nodes/PaymentGateway/PaymentGateway.node') as { PaymentGateway: typeof PaymentGateway }).PaymentGateway;
+	});
+	return loaded!;
+}
+
+async function verifyingWorkflow(store: StaticDataStore, nodeType: typeof PaymentGateway): Promise<WebhookServer> {
+	return await startWebhookServer({
+		nodeType: PlainWebhook,
+		credentialType: PaymentGatewayApi,
+		credentials: sandboxCredentials(sandbox),
+		store,
+		then: [
+			{
+				nodeType,
+				name: 'Verify Signature',
+				parameters: {
+					resource: 'status',
+					operation: 'verifySignature',
+					orderId: '={{ $json.body.orderId }}',
+					paymentId: '={{ $json.body.paymentId }}',
+					signature: '={{ $json.body.signature }}',
+				},
+			},
+			{ nodeType: SlowStep, name: 'Slow Step', parameters: {} },
+		],
+	});
+}
+
+async function post(server: WebhookServer, record: StatusRecord): Promise<void> {
+	const response = await fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(record) });
+	await response.text();
+	expect(response.status).toBe(200);
+}
+
+const repeats = (server: WebhookServer) => server.executions.map((execution) => execution.outputOf('Verify Signature')[0]?.json.repeat);
+
+it('ATTACK (failing before the fix): a slow execution’s save drops a record verified meanwhile; after a restart its replay says repeat: false again', async () => {
+	const slow = await settledPayment(sandbox, 'success');
+	const mine = await settledPayment(sandbox, 'success');
+	const store: StaticDataStore = { staticData: {} };
+	let release!: () => void;
+	gates.set(slow.paymentId, new Promise<void>((resolve) => (release = resolve)));
+	const first = await verifyingWorkflow(store, PaymentGateway);
+	try {
+		// X: verifies `slow`, copies the memory into its static data, then waits in Slow Step.
+		await post(first, slow);
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		// Y: the customer's record, verified and saved while X is open.
+		await post(first, mine);
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		// X ends last: its save is the store.
+		release();
+		await first.idle();
+		expect(repeats(first)).toEqual([false, false]);
+	} finally {
+		release();
+		await first.close();
+	}
+	// n8n restarts; the customer replays their record.
+	const second = await verifyingWorkflow(store, restartedNode());
+	try {
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		await post(second, mine);
+		await second.idle();
+		expect(repeats(second)).toEqual([true]);
+	} finally {
+		await second.close();
+	}
+}, 60_000);
+
+export type { IDataObject };
