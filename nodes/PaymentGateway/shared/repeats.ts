@@ -10,7 +10,10 @@ import { confirmedOutcome } from './confirm';
 // the others, and each save would drop what the others learned. So every process keeps, per workflow, everything it
 // has learned or read (bounded) and writes all of it at every save: what one request learns survives another's save
 // in the same process at once; what another process saved, once read here, survives in this process's saves even
-// when a later save overwrote it in the store.
+// when a later save overwrote it in the store. And what is written is not a copy but a view of that memory, which n8n
+// turns into text only when it saves (toJSON): an execution that copied the memory early and ends late (a slow node after
+// Verify Signature) would otherwise save the store without what executions that ended meanwhile learnt, and a restart,
+// which reads only the store, would forget them.
 
 /** At least this many of the newest handled notifications of each kind are remembered, per node. */
 export const REMEMBERED = 10_000;
@@ -96,6 +99,18 @@ function merged(mine: string, read: string): string {
 	return out.slice(-REMEMBERED).join('');
 }
 
+/** What the static data holds: this process's memory of one kind, read when n8n saves (JSON.stringify calls toJSON). */
+class RepeatsView {
+	constructor(
+		private readonly memory: Memory,
+		private readonly kind: RepeatKind,
+	) {}
+
+	toJSON(): string {
+		return this.memory[this.kind];
+	}
+}
+
 /** The handled notifications of one node (the trigger, or a Verify Signature node), as one request or execution sees them. */
 export class Repeats {
 	private readonly memory: Memory;
@@ -111,7 +126,12 @@ export class Repeats {
 	) {
 		this.memory = memoryOf(scope);
 		for (const kind of KINDS) {
-			const read = staticData[FIELDS[kind]];
+			const stored: unknown = staticData[FIELDS[kind]];
+			// Another module's view (tests load the module twice in one heap): read what it would save.
+			const read =
+				stored !== null && typeof stored === 'object' && !(stored instanceof RepeatsView) && typeof (stored as { toJSON?: unknown }).toJSON === 'function'
+					? (stored as { toJSON: () => unknown }).toJSON()
+					: stored;
 			if (typeof read === 'string' && read !== this.memory[kind] && read.length % ENTRY_CHARS === 0 && STORE.test(read)) {
 				this.memory[kind] = merged(this.memory[kind], read);
 			}
@@ -143,15 +163,17 @@ export class Repeats {
 	}
 
 	/**
-	 * Writes into the static data all this process knows, when that differs from what n8n loaded: n8n saves the static
-	 * data only when it changed.
+	 * Puts into the static data a view of all this process knows (n8n saves the static data only when it changed), once
+	 * per execution: whatever this process learns until n8n saves is in the save.
 	 */
 	save(): void {
 		for (const kind of KINDS) {
 			const field = FIELDS[kind];
-			if (this.staticData[field] === this.memory[kind]) continue;
-			if (this.staticData[field] === undefined && this.memory[kind] === '') continue;
-			this.staticData[field] = this.memory[kind];
+			const stored = this.staticData[field];
+			if (stored instanceof RepeatsView) continue;
+			if (stored === this.memory[kind]) continue;
+			if (stored === undefined && this.memory[kind] === '') continue;
+			this.staticData[field] = new RepeatsView(this.memory, kind) as unknown as IDataObject;
 		}
 	}
 }
