@@ -118,4 +118,21 @@ it('ATTACK (failing before the fix): a slow execution’s save drops a record ve
 	}
 }, 60_000);
 
-export type { IDataObject };
+
+
+it('a view of a memory the process forgot since (more than 100 nodes busy) is read, not trusted, and what is learnt next is saved too', () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { Repeats, repeatKey } = require('../../nodes/PaymentGateway/shared/repeats') as typeof import('../../nodes/PaymentGateway/shared/repeats');
+	const staticData: IDataObject = {};
+	const scope = `evicted-${Date.now()}`;
+	expect(new Repeats(staticData, scope).handledBefore('PAY-A', 'success', '', 'paid')).toBe(false);
+	new Repeats(staticData, scope).save();
+	// The process's memory of this node is forgotten while the execution goes on.
+	for (let other = 0; other < 101; other++) new Repeats({}, `${scope}-other-${other}`);
+	const later = new Repeats(staticData, scope);
+	expect(later.has(repeatKey('PAY-A', 'success'))).toBe(true);
+	expect(later.handledBefore('PAY-B', 'success', '', 'paid')).toBe(false);
+	later.save();
+	const saved = (JSON.parse(JSON.stringify(staticData)) as IDataObject).handledNotifications as string;
+	expect([saved.includes(repeatKey('PAY-A', 'success')), saved.includes(repeatKey('PAY-B', 'success'))]).toEqual([true, true]);
+});

@@ -109,6 +109,11 @@ class RepeatsView {
 	toJSON(): string {
 		return this.memory[this.kind];
 	}
+
+	/** Whether it shows this memory: one forgotten by the process since (SCOPES_PER_PROCESS) is read like a save. */
+	shows(memory: Memory): boolean {
+		return this.memory === memory;
+	}
 }
 
 /** The handled notifications of one node (the trigger, or a Verify Signature node), as one request or execution sees them. */
@@ -127,11 +132,16 @@ export class Repeats {
 		this.memory = memoryOf(scope);
 		for (const kind of KINDS) {
 			const stored: unknown = staticData[FIELDS[kind]];
-			// Another module's view (tests load the module twice in one heap): read what it would save.
+			// A view of another memory (one this process forgot, or another module's: tests load the module twice in one
+			// heap): read what it would save.
 			const read =
-				stored !== null && typeof stored === 'object' && !(stored instanceof RepeatsView) && typeof (stored as { toJSON?: unknown }).toJSON === 'function'
-					? (stored as { toJSON: () => unknown }).toJSON()
-					: stored;
+				stored instanceof RepeatsView
+					? stored.shows(this.memory)
+						? undefined
+						: stored.toJSON()
+					: stored !== null && typeof stored === 'object' && typeof (stored as { toJSON?: unknown }).toJSON === 'function'
+						? (stored as { toJSON: () => unknown }).toJSON()
+						: stored;
 			if (typeof read === 'string' && read !== this.memory[kind] && read.length % ENTRY_CHARS === 0 && STORE.test(read)) {
 				this.memory[kind] = merged(this.memory[kind], read);
 			}
@@ -170,7 +180,7 @@ export class Repeats {
 		for (const kind of KINDS) {
 			const field = FIELDS[kind];
 			const stored = this.staticData[field];
-			if (stored instanceof RepeatsView) continue;
+			if (stored instanceof RepeatsView && stored.shows(this.memory)) continue;
 			if (stored === this.memory[kind]) continue;
 			if (stored === undefined && this.memory[kind] === '') continue;
 			this.staticData[field] = new RepeatsView(this.memory, kind) as unknown as IDataObject;
