@@ -10,10 +10,10 @@ import { PlainWebhook } from '../support/plain-webhook';
 import type { StaticDataStore, WebhookServer } from '../support/webhook';
 import { startWebhookServer } from '../support/webhook';
 
-// ATTACK (issue 41 review, attack41): a save of the workflow's static data by an execution that copied Verify
-// Signature's memory earlier (it verified one record, then went on with a slow node) overwrites what executions that
-// ended meanwhile saved. The process's memory still holds it, but a restart reads only the store: a customer
-// replaying their own record after the restart gets `repeat: false` a second time.
+// A save of the workflow's static data by an execution that copied Verify Signature's memory earlier (it verified one
+// record, then went on with a slow node) must not overwrite what executions that ended meanwhile saved: the process's
+// memory holds it, but a restart reads only the store, and a customer replaying their own record after the restart
+// would get `repeat: false` a second time. Found by an attack on issue 41's result; the memory is now saved as a view.
 
 let sandbox: Sandbox;
 beforeAll(async () => {
