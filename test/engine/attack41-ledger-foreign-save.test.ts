@@ -1,0 +1,159 @@
+/* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/no-explicit-any -- test code, not shipped */
+import type { IDataObject } from 'n8n-workflow';
+import { NodeConnectionTypes, Workflow, createRunExecutionData } from 'n8n-workflow';
+
+import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
+import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
+import { toolVariantOf } from '../support/agent';
+import type { Sandbox } from '../support/fixtures';
+import { createOrder, initiatePayment, sandboxCredentials, startSandbox } from '../support/fixtures';
+
+// ATTACK (issue 41 review, attack41): the daily ledger is a view only in the static data of executions that used the
+// tool node. An execution that loaded the workflow's static data before others moved money, never touched the refund
+// tool, but changed another node's static data (here: the same agent's Verify Signature tool, which remembers repeats
+// there) saves the whole static data as it loaded it when it ends, the last save winning: the store's ledger then holds
+// less than what moved. The process's memory still knows; a restarted n8n reads only the store and lets the day's
+// budget move again.
+
+const { ensureSetup, internals } = require('../support/engine');
+const { HarnessNodeTypes, HarnessCredentialsHelper, harnessNode, registerNodeType, setUpCredentials, executeWorkflow, latestVersion } = internals;
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+
+const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
+const REFUND = {
+	resource: 'transaction',
+	operation: 'refund',
+	paymentId: fromAI('paymentId', 'The paymentId of the payment to refund'),
+	amount: fromAI('amount', 'How much to give back', 'number'),
+	toolLimitCurrency: 'USD',
+	toolMaxAmount: 10,
+	toolMaxTotal: 20,
+	toolMaxDaily: 25,
+};
+const VERIFY = {
+	resource: 'status',
+	operation: 'verifySignature',
+	orderId: fromAI('orderId', 'The orderId of the record'),
+	paymentId: fromAI('paymentId', 'The paymentId of the record'),
+	signature: fromAI('signature', 'The signature of the record'),
+};
+
+interface Call {
+	tool: 'Refund' | 'Verify';
+	args: IDataObject;
+}
+
+/** An agent that calls its tools by name, in turn. */
+function agentOf(calls: Call[]) {
+	return {
+		description: {
+			displayName: 'Harness Agent',
+			name: 'agent',
+			group: ['transform'],
+			version: 1,
+			description: 'Calls its tools as a language model would',
+			defaults: { name: 'Agent' },
+			inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true }],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [],
+		},
+		async execute(this: any) {
+			const supplied = await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0);
+			const tools = (Array.isArray(supplied) ? supplied : [supplied]).flatMap((tool: any) => tool.tools ?? [tool]);
+			const answers = [];
+			for (const call of calls) {
+				const tool = tools.find((candidate: any) => candidate.name === call.tool);
+				if (!tool) throw new Error(`no tool ${call.tool} among ${tools.map((candidate: any) => candidate.name).join(', ')}`);
+				try {
+					answers.push({ answer: await tool.invoke(call.args) });
+				} catch (error) {
+					answers.push({ error: (error as Error).message });
+				}
+			}
+			return [[{ json: { answers } }]];
+		},
+	};
+}
+
+const WORKFLOW_ID = `attack41-two-tools-${Date.now()}`;
+
+/** One execution of the agent workflow (Refund and Verify tools) on `staticData` as it loaded it; n8n's whole save. */
+async function execution(nodeType: typeof PaymentGateway, staticData: IDataObject, calls: Call[], save: (text: string) => void) {
+	ensureSetup();
+	const nodeTypes = new HarnessNodeTypes();
+	nodeTypes.register('n8n-nodes-harness.agent', agentOf(calls));
+	const { nodeType: registered, fullTypeName } = registerNodeType(nodeTypes, toolVariantOf(nodeType));
+	const credentialsHelper = new HarnessCredentialsHelper(nodeTypes);
+	const credentials = setUpCredentials(credentialsHelper, { credentialType: PaymentGatewayApi, credentials: sandboxCredentials(sandbox) });
+	const tool = (name: string, parameters: IDataObject, y: number) =>
+		harnessNode({ id: `tool-${name}`, name, type: fullTypeName, typeVersion: latestVersion(registered), position: [0, y], parameters, credentials });
+	const agent = { id: 'agent', name: 'Agent', type: 'n8n-nodes-harness.agent', typeVersion: 1, position: [0, 0], parameters: {} };
+	const toAgent = { [NodeConnectionTypes.AiTool]: [[{ node: 'Agent', type: NodeConnectionTypes.AiTool, index: 0 }]] };
+	const workflow = new Workflow({
+		id: WORKFLOW_ID,
+		staticData,
+		name: 'Agent with two tools',
+		nodes: [agent, tool('Refund', REFUND, 200), tool('Verify', VERIFY, 400)],
+		connections: { Refund: toAgent, Verify: toAgent },
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: workflow.getNode('Agent'), data: { main: [[{ json: {} }]] }, source: null }] },
+	});
+	const { run } = await executeWorkflow({ workflow, mode: 'webhook', credentialsHelper, runExecutionData });
+	if ((staticData as { __dataChanged?: boolean }).__dataChanged === true || (workflow.staticData as { __dataChanged?: boolean }).__dataChanged === true) {
+		save(JSON.stringify(workflow.staticData));
+	}
+	const output = run.data.resultData.runData.Agent?.[0]?.data?.main?.[0]?.[0]?.json ?? {};
+	return (output.answers ?? []) as Array<{ answer?: string; error?: string }>;
+}
+
+function restartedNode(): typeof PaymentGateway {
+	let loaded: typeof PaymentGateway | undefined;
+	jest.isolateModules(() => {
+		loaded = (require('../../nodes/PaymentGateway/PaymentGateway.node') as { PaymentGateway: typeof PaymentGateway }).PaymentGateway;
+	});
+	return loaded!;
+}
+
+const refunded = () =>
+	sandbox.requests
+		.filter((request) => request.path.endsWith('/transaction/refund') && request.status === 200)
+		.reduce((sum, request) => sum + Number((JSON.parse(request.body) as { amount: number }).amount), 0);
+
+it('ATTACK (failing): an execution that loaded the store early and changed only another node’s static data saves a ledger without what moved; after a restart the day moves twice', async () => {
+	const orderId = await createOrder(sandbox, { amount: 500 });
+	const record = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
+	const { paymentId } = record;
+	sandbox.clearLog();
+	let saved = '{}';
+	const save = (text: string) => (saved = text);
+	// X: a chat message whose agent takes its time; n8n loaded the store as X began.
+	const loadedByX = JSON.parse(saved) as IDataObject;
+	// Meanwhile two other messages refund the whole day's budget, each saved as it ends.
+	const refund = (amount: number): Call => ({ tool: 'Refund', args: { paymentId, amount } });
+	expect((await execution(PaymentGateway, JSON.parse(saved), [refund(10), refund(10)], save)).every((answer) => answer.answer !== undefined)).toBe(true);
+	expect((await execution(PaymentGateway, JSON.parse(saved), [refund(5)], save))[0].answer).toBeDefined();
+	expect(refunded()).toBe(25);
+	// X now only verifies a record (Verify Signature remembers it in its own static data) and ends last.
+	const verify: Call = { tool: 'Verify', args: { orderId: record.orderId, paymentId, signature: record.signature } };
+	const answers = await execution(PaymentGateway, loadedByX, [verify], save);
+	expect(answers[0].answer).toMatch(/"signatureValid":true/);
+	// Every save must hold what moved in the last 24 hours.
+	const ledger = ((JSON.parse(saved) as Record<string, IDataObject>)['node:Refund']?.toolSpentLast24h ?? {}) as Record<string, number>;
+	const inStore = Object.values(ledger).reduce((sum, amount) => sum + amount, 0) / 1000;
+	// n8n restarts; the model asks again.
+	const after = await execution(restartedNode(), JSON.parse(saved), [refund(10), refund(10)], save);
+	expect({ inStore, refunded: refunded(), after: after.map((answer) => (answer.answer !== undefined ? 'sent' : 'refused')) }).toEqual({
+		inStore: 25,
+		refunded: 25,
+		after: ['refused', 'refused'],
+	});
+}, 60_000);
