@@ -1,10 +1,12 @@
 /* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/no-explicit-any -- test code, not shipped */
 import type { IDataObject } from 'n8n-workflow';
-import { NodeConnectionTypes, Workflow, createRunExecutionData } from 'n8n-workflow';
+import { NodeConnectionTypes, Workflow, createRunExecutionData, sleep } from 'n8n-workflow';
 
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import { toolVariantOf } from '../support/agent';
+import type { CountingProxy } from '../support/counting-proxy';
+import { startCountingProxy } from '../support/counting-proxy';
 import type { Sandbox } from '../support/fixtures';
 import { createOrder, initiatePayment, sandboxCredentials, startSandbox } from '../support/fixtures';
 
@@ -19,10 +21,15 @@ const { ensureSetup, internals } = require('../support/engine');
 const { HarnessNodeTypes, HarnessCredentialsHelper, harnessNode, registerNodeType, setUpCredentials, executeWorkflow, latestVersion } = internals;
 
 let sandbox: Sandbox;
+let proxy: CountingProxy;
 beforeAll(async () => {
 	sandbox = await startSandbox();
+	proxy = await startCountingProxy(sandbox.url);
 });
-afterAll(async () => await sandbox.close());
+afterAll(async () => {
+	await proxy.close();
+	await sandbox.close();
+});
 
 const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 const REFUND = {
@@ -46,7 +53,12 @@ const VERIFY = {
 interface Call {
 	tool: 'Refund' | 'Verify';
 	args: IDataObject;
+	/** Invoked and not waited for; then the agent fails (a model error while a parallel tool call is still out). */
+	detachThenFail?: boolean;
 }
+
+/** Tool calls left in flight by an agent that failed. */
+const detached: Array<Promise<unknown>> = [];
 
 /** An agent that calls its tools by name, in turn. */
 function agentOf(calls: Call[]) {
@@ -69,6 +81,12 @@ function agentOf(calls: Call[]) {
 			for (const call of calls) {
 				const tool = tools.find((candidate: any) => candidate.name === call.tool);
 				if (!tool) throw new Error(`no tool ${call.tool} among ${tools.map((candidate: any) => candidate.name).join(', ')}`);
+				if (call.detachThenFail) {
+					detached.push(tool.invoke(call.args).catch((error: Error) => error));
+					// Let the call reach the gateway before the agent fails.
+					await sleep(300);
+					throw new Error('The model failed while a tool call was still out');
+				}
 				try {
 					answers.push({ answer: await tool.invoke(call.args) });
 				} catch (error) {
@@ -80,16 +98,20 @@ function agentOf(calls: Call[]) {
 	};
 }
 
-const WORKFLOW_ID = `attack41-two-tools-${Date.now()}`;
+/** A workflow of its own for each test: the process's memory of one would spend another's budget. */
+let WORKFLOW_ID = '';
+beforeEach(() => {
+	WORKFLOW_ID = `attack41-two-tools-${Date.now()}-${Math.random()}`;
+});
 
 /** One execution of the agent workflow (Refund and Verify tools) on `staticData` as it loaded it; n8n's whole save. */
-async function execution(nodeType: typeof PaymentGateway, staticData: IDataObject, calls: Call[], save: (text: string) => void) {
+async function execution(nodeType: typeof PaymentGateway, staticData: IDataObject, calls: Call[], save: (text: string) => void, credentials_ = sandboxCredentials(sandbox)) {
 	ensureSetup();
 	const nodeTypes = new HarnessNodeTypes();
 	nodeTypes.register('n8n-nodes-harness.agent', agentOf(calls));
 	const { nodeType: registered, fullTypeName } = registerNodeType(nodeTypes, toolVariantOf(nodeType));
 	const credentialsHelper = new HarnessCredentialsHelper(nodeTypes);
-	const credentials = setUpCredentials(credentialsHelper, { credentialType: PaymentGatewayApi, credentials: sandboxCredentials(sandbox) });
+	const credentials = setUpCredentials(credentialsHelper, { credentialType: PaymentGatewayApi, credentials: credentials_ });
 	const tool = (name: string, parameters: IDataObject, y: number) =>
 		harnessNode({ id: `tool-${name}`, name, type: fullTypeName, typeVersion: latestVersion(registered), position: [0, y], parameters, credentials });
 	const agent = { id: 'agent', name: 'Agent', type: 'n8n-nodes-harness.agent', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -155,5 +177,33 @@ it('ATTACK (failing): an execution that loaded the store early and changed only 
 		inStore: 25,
 		refunded: 25,
 		after: ['refused', 'refused'],
+	});
+}, 60_000);
+
+it('ATTACK (failing): a refund still in flight when its execution fails is in no save; after a restart the day moves it again', async () => {
+	const orderId = await createOrder(sandbox, { amount: 500 });
+	const record = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
+	const { paymentId } = record;
+	sandbox.clearLog();
+	let saved = '{}';
+	const save = (text: string) => (saved = text);
+	const throughProxy = sandboxCredentials(sandbox, { baseUrl: proxy.url + new URL(sandbox.baseUrl).pathname, checkoutBaseUrl: proxy.url });
+	const held = proxy.holdMatching('/transaction/refund');
+	// A: the model asks for a refund of 10 and fails while it is out; n8n saves A's static data as A ends.
+	const running = execution(PaymentGateway, JSON.parse(saved), [{ tool: 'Refund', args: { paymentId, amount: 10 }, detachThenFail: true }], save, throughProxy);
+	await held.arrived;
+	await running;
+	// The refund goes through afterwards; no other execution of the tool ends before n8n restarts.
+	held.release();
+	await Promise.all(detached);
+	expect(refunded()).toBe(10);
+	const ledger = ((JSON.parse(saved) as Record<string, IDataObject>)['node:Refund']?.toolSpentLast24h ?? {}) as Record<string, number>;
+	const inStore = Object.values(ledger).reduce((sum, amount) => sum + amount, 0) / 1000;
+	const refund = (amount: number): Call => ({ tool: 'Refund', args: { paymentId, amount } });
+	const after = await execution(restartedNode(), JSON.parse(saved), [refund(10), refund(10)], save);
+	expect({ inStore, refunded: refunded(), after: after.map((answer) => (answer.answer !== undefined ? 'sent' : 'refused')) }).toEqual({
+		inStore: 10,
+		refunded: 20,
+		after: ['sent', 'refused'],
 	});
 }, 60_000);
