@@ -10,12 +10,12 @@ import { startCountingProxy } from '../support/counting-proxy';
 import type { Sandbox } from '../support/fixtures';
 import { createOrder, initiatePayment, sandboxCredentials, startSandbox } from '../support/fixtures';
 
-// ATTACK (issue 41 review, attack41): the daily ledger is a view only in the static data of executions that used the
-// tool node. An execution that loaded the workflow's static data before others moved money, never touched the refund
-// tool, but changed another node's static data (here: the same agent's Verify Signature tool, which remembers repeats
-// there) saves the whole static data as it loaded it when it ends, the last save winning: the store's ledger then holds
-// less than what moved. The process's memory still knows; a restarted n8n reads only the store and lets the day's
-// budget move again.
+// Saves the daily ledger must survive (attack41). n8n saves the whole static data of an execution (every node's part
+// and the global one) when anything in it changed, the last save winning. (1) An execution that loaded the store
+// before others moved money, never touched the refund tool, but changed another node's static data (the same agent's
+// Verify Signature tool) saves last: the ledger is linked into the global static data of every execution a node of
+// this package runs in, so that save holds it. (2) n8n saves a failed execution at once, a refund of it still out: a
+// save counts calls in flight as moved. In both a restarted n8n, which reads only the store, finds the day spent.
 
 const { ensureSetup, internals } = require('../support/engine');
 const { HarnessNodeTypes, HarnessCredentialsHelper, harnessNode, registerNodeType, setUpCredentials, executeWorkflow, latestVersion } = internals;
@@ -145,12 +145,21 @@ function restartedNode(): typeof PaymentGateway {
 	return loaded!;
 }
 
+/** The Refund tool's ledger in a save, in USD: its node's copy and the workflow's global one, the larger of each counter. */
+function inStoreOf(saved: string): number {
+	const store = JSON.parse(saved) as Record<string, IDataObject>;
+	const copies = [store['node:Refund']?.toolSpentLast24h, (store.global?.toolSpentLast24h as IDataObject | undefined)?.Refund] as Array<Record<string, number> | undefined>;
+	const counters: Record<string, number> = {};
+	for (const copy of copies) for (const [counter, amount] of Object.entries(copy ?? {})) counters[counter] = Math.max(counters[counter] ?? 0, amount);
+	return Object.values(counters).reduce((sum, amount) => sum + amount, 0) / 1000;
+}
+
 const refunded = () =>
 	sandbox.requests
 		.filter((request) => request.path.endsWith('/transaction/refund') && request.status === 200)
 		.reduce((sum, request) => sum + Number((JSON.parse(request.body) as { amount: number }).amount), 0);
 
-it('ATTACK (failing): an execution that loaded the store early and changed only another node’s static data saves a ledger without what moved; after a restart the day moves twice', async () => {
+it('an execution that loaded the store early and changed only another node’s static data (the agent’s Verify Signature tool) saves the whole ledger; after a restart the day is spent', async () => {
 	const orderId = await createOrder(sandbox, { amount: 500 });
 	const record = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
 	const { paymentId } = record;
@@ -169,8 +178,7 @@ it('ATTACK (failing): an execution that loaded the store early and changed only 
 	const answers = await execution(PaymentGateway, loadedByX, [verify], save);
 	expect(answers[0].answer).toMatch(/"signatureValid":true/);
 	// Every save must hold what moved in the last 24 hours.
-	const ledger = ((JSON.parse(saved) as Record<string, IDataObject>)['node:Refund']?.toolSpentLast24h ?? {}) as Record<string, number>;
-	const inStore = Object.values(ledger).reduce((sum, amount) => sum + amount, 0) / 1000;
+	const inStore = inStoreOf(saved);
 	// n8n restarts; the model asks again.
 	const after = await execution(restartedNode(), JSON.parse(saved), [refund(10), refund(10)], save);
 	expect({ inStore, refunded: refunded(), after: after.map((answer) => (answer.answer !== undefined ? 'sent' : 'refused')) }).toEqual({
@@ -180,7 +188,7 @@ it('ATTACK (failing): an execution that loaded the store early and changed only 
 	});
 }, 60_000);
 
-it('ATTACK (failing): a refund still in flight when its execution fails is in no save; after a restart the day moves it again', async () => {
+it('a refund still in flight when its execution fails counts as moved in its save; after a restart the day does not move it again', async () => {
 	const orderId = await createOrder(sandbox, { amount: 500 });
 	const record = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
 	const { paymentId } = record;
@@ -197,8 +205,7 @@ it('ATTACK (failing): a refund still in flight when its execution fails is in no
 	held.release();
 	await Promise.all(detached);
 	expect(refunded()).toBe(10);
-	const ledger = ((JSON.parse(saved) as Record<string, IDataObject>)['node:Refund']?.toolSpentLast24h ?? {}) as Record<string, number>;
-	const inStore = Object.values(ledger).reduce((sum, amount) => sum + amount, 0) / 1000;
+	const inStore = inStoreOf(saved);
 	const refund = (amount: number): Call => ({ tool: 'Refund', args: { paymentId, amount } });
 	const after = await execution(restartedNode(), JSON.parse(saved), [refund(10), refund(10)], save);
 	expect({ inStore, refunded: refunded(), after: after.map((answer) => (answer.answer !== undefined ? 'sent' : 'refused')) }).toEqual({
