@@ -7,10 +7,10 @@ import { PlainWebhook } from '../support/plain-webhook';
 import type { StaticDataStore, WebhookServer } from '../support/webhook';
 import { startWebhookServer } from '../support/webhook';
 
-// ATTACK (issue 41 review, attack41): CONTRACT "repeat: true when this workflow already verified this payment in this
-// confirmed status" (and the tool's description says the same). A workflow with two entry points that each verify a
-// record (the redirect URL's webhook and a "check my order" webhook, each followed by its own Verify Signature node)
-// remembers per node: a customer posting their one record to each gets repeat: false twice from one workflow.
+// CONTRACT "repeat: true when this workflow already verified this payment in this confirmed status" (and the tool's
+// description says the same), attack41. A workflow with two entry points that each verify a record (the redirect
+// URL's webhook and a "check my order" webhook, each followed by its own Verify Signature node) remembers per
+// workflow: a customer posting their one record to each gets repeat: false once.
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -41,7 +41,7 @@ async function entry(store: StaticDataStore, name: string): Promise<WebhookServe
 	});
 }
 
-it('ATTACK (failing): one record posted to two Verify Signature nodes of one workflow: the second says repeat: true', async () => {
+it('one record posted to two Verify Signature nodes of one workflow: the second says repeat: true', async () => {
 	const record = await settledPayment(sandbox, 'success');
 	const store: StaticDataStore = { staticData: {} };
 	const redirect = await entry(store, 'Verify Redirect');
