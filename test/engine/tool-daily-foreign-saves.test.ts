@@ -127,7 +127,7 @@ async function execution(nodeType: typeof PaymentGateway, staticData: IDataObjec
 		settings: { executionOrder: 'v1' },
 	});
 	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: workflow.getNode('Agent'), data: { main: [[{ json: {} }]] }, source: null }] },
+		executionData: { nodeExecutionStack: [{ node: workflow.getNode('Agent')!, data: { main: [[{ json: {} }]] }, source: null }] },
 	});
 	const { run } = await executeWorkflow({ workflow, mode: 'webhook', credentialsHelper, runExecutionData });
 	if ((staticData as { __dataChanged?: boolean }).__dataChanged === true || (workflow.staticData as { __dataChanged?: boolean }).__dataChanged === true) {

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { Sandbox } from '../support/fixtures';

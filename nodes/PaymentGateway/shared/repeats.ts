@@ -131,9 +131,10 @@ export class Repeats {
 	private readonly memory: Memory;
 
 	/**
-	 * `staticData` is the node's static data as n8n loaded it for this request; `scope` names the workflow and node.
-	 * What it holds is merged into this process's memory at once, before anything is decided: a value that is not the
-	 * store's own counts as empty.
+	 * `staticData` is the static data as n8n loaded it for this request (the trigger's node's, or the workflow's global
+	 * part for Verify Signature); `scope` names the memory (a workflow and node, or a workflow). What it holds is merged
+	 * into this process's memory at once, before anything is decided: a value that is not the store's own counts as
+	 * empty.
 	 */
 	constructor(
 		private readonly staticData: IDataObject,
