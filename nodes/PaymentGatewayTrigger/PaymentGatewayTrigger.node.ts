@@ -24,6 +24,7 @@ import type { Notification, Outcome } from './notification';
 import { claimedOutcome, confirmedOutcome, readNotification, RefusedNotification } from './notification';
 import { claimOf, explainedClaim, Rechecks } from '../PaymentGateway/shared/rechecks';
 import { repeatKindOf, Repeats } from '../PaymentGateway/shared/repeats';
+import { linkWorkflowState } from '../PaymentGateway/shared/workflowState';
 
 /** Writes the answer itself, so that the gateway hears back before a slow status re-check has finished. */
 function answer(ctx: IWebhookFunctions, statusCode: number, body: IDataObject): void {
@@ -192,6 +193,9 @@ export class PaymentGatewayTrigger implements INodeType {
 		}
 
 		answer(this, 200, { received: true });
+		// A signed notification's save must not drop what this process keeps for the workflow (shared/workflowState.ts);
+		// after the signature, so that unsigned requests cost no save.
+		linkWorkflowState(this);
 
 		// Of what the notification carries, only a notification's declared fields reach the item, each of its kind.
 		const funnel = funnelFor({ clientId: stringText(credentials.clientId), clientSecret: secret, cardEncryptionKey: stringText(credentials.cardEncryptionKey) });

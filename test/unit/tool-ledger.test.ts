@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { DailyLedger, WINDOW_MS } from '../../nodes/PaymentGateway/actions/toolLedger';
+import { DailyLedger, ledgerScope, linkLedgers, WINDOW_MS } from '../../nodes/PaymentGateway/actions/toolLedger';
 
 // The daily budget's ledger on a simulated clock: the 24-hour window, calls in flight, two processes saving over each
 // other, and stored values that are not the ledger's own.
@@ -122,4 +122,53 @@ it('every change is written into the static data of this node\'s executions stil
 	// The quick one saves first; the long one, ending last, writes its copy over it: it holds both.
 	const saved = JSON.parse(JSON.stringify(longRunning)) as IDataObject;
 	expect(new (ledgerOfAnotherProcess())(saved, scope, time.now).spent().moved).toBe(20_000);
+});
+
+const total = (counters: unknown) => Object.values(counters as Record<string, number>).reduce((sum, amount) => sum + amount, 0);
+
+it('a save counts calls in flight as moved, where they are counted once they move; the process reads its own counters back from its memory', () => {
+	const time = clock();
+	const scope = `s${++scopes}`;
+	const staticData: IDataObject = {};
+	const ledger = new DailyLedger(staticData, scope, time.now);
+	const settle = ledger.hold(10_000);
+	// Saved while the call is out (a failed execution is saved at once): 10 counted.
+	const whileOut = asSaved(staticData);
+	expect(total(whileOut.toolSpentLast24h)).toBe(10_000);
+	// Read back by this process while the call is still out: held, not moved as well.
+	expect(new DailyLedger(JSON.parse(JSON.stringify(whileOut)) as IDataObject, scope, time.now).spent()).toEqual({ moved: 0, held: 10_000 });
+	time.advance(3 * 60_000);
+	settle(true);
+	const after = asSaved(staticData);
+	// The same counter as the save while out: another process, taking the larger of each, counts it once.
+	expect(after.toolSpentLast24h).toEqual(whileOut.toolSpentLast24h);
+	const Other = ledgerOfAnotherProcess();
+	const other: IDataObject = JSON.parse(JSON.stringify(whileOut)) as IDataObject;
+	new Other(other, scope, time.now);
+	expect(new Other(after, scope, time.now).spent().moved).toBe(10_000);
+	// A call the gateway refused: the save no longer counts it in this process.
+	const refused = ledger.hold(5_000);
+	expect(total(asSaved(staticData).toolSpentLast24h)).toBe(15_000);
+	refused(false);
+	expect(total(asSaved(staticData).toolSpentLast24h)).toBe(10_000);
+});
+
+it('the workflow\'s global static data holds every tool node\'s ledger, also in an execution that never ran the tool', () => {
+	const time = clock();
+	const workflowId = `w${++scopes}`;
+	const nodeData: IDataObject = {};
+	const global: IDataObject = {};
+	new DailyLedger(nodeData, ledgerScope(workflowId, 'Refund'), time.now, { staticData: global, workflowId }).hold(7_000)(true);
+	// Another execution, which loaded an empty store and runs only another node of this package.
+	const loadedEarly: IDataObject = {};
+	expect(linkLedgers(loadedEarly, workflowId, time.now)).toBe(true);
+	const saved = asSaved(loadedEarly);
+	expect(total((saved.toolSpentLast24h as IDataObject).Refund)).toBe(7_000);
+	// A restarted process reads it from there, though the tool node's own static data was lost.
+	const Other = ledgerOfAnotherProcess();
+	expect(new Other({}, ledgerScope(workflowId, 'Refund'), time.now, { staticData: saved, workflowId }).spent().moved).toBe(7_000);
+	// A workflow without a tool ledger is left untouched: no save for it.
+	const untouched: IDataObject = {};
+	linkLedgers(untouched, `w${++scopes}`, time.now);
+	expect(untouched).toEqual({});
 });

@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ItemError } from '../shared/nodeError';
 import { toNodeError } from '../shared/nodeError';
+import { linkWorkflowState } from '../shared/workflowState';
 import type { Gateway } from '../transport/request';
 import { openGateway } from '../transport/request';
 import { AdaptiveLimit, Pace } from '../transport/adaptiveLimit';
@@ -147,6 +148,8 @@ function concurrencyOf(ctx: IExecuteFunctions, sendsOnce: boolean): { workers: n
  * with its input, turns failures into error items under Continue On Fail, and bounds the requests in flight.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	// Before anything else, whatever this execution does: its save must not drop what this process keeps for the workflow.
+	linkWorkflowState(this);
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { DailyLedger, MAX_ENTRIES } from './toolLedger';
+import { DailyLedger, ledgerScope, MAX_ENTRIES } from './toolLedger';
 import { inThousandths } from '../validation/amount';
 import type { ToolLimits } from './toolMode';
 import { ToolRefusal } from '../shared/nodeError';
@@ -63,20 +63,26 @@ export interface BudgetHold {
 
 /**
  * The tool node's spending of the last 24 hours, across executions (toolLedger.ts), in the workflow's static data for
- * this node.
+ * this node and in its global static data.
  */
 function ledgerOf(ctx: IExecuteFunctions, limits: ToolLimits): DailyLedger {
 	let staticData: IDataObject | undefined;
+	let global: IDataObject | undefined;
 	try {
 		staticData = ctx.getWorkflowStaticData('node');
+		global = ctx.getWorkflowStaticData('global');
 	} catch {
 		staticData = undefined;
 	}
-	const ledger = staticData === undefined ? undefined : new DailyLedger(staticData, `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().name}`);
+	const workflowId = ctx.getWorkflow().id ?? '';
+	const ledger =
+		staticData === undefined || global === undefined
+			? undefined
+			: new DailyLedger(staticData, ledgerScope(workflowId, ctx.getNode().name), Date.now, { staticData: global, workflowId });
 	if (ledger === undefined || !ledger.readable) {
 		throw new ToolRefusal(
 			`Refused: this tool cannot keep count of its ${DAILY} here, so it may not make any ${limits.what}. ${NOTHING_SENT} Ask a person to make this ${limits.what}.`,
-			"n8n gave this tool call no workflow state to count in, or the tool node's static data holds what is not its count (toolSpentLast24h): run the tool under an AI Agent or MCP Server Trigger, and leave its static data to it.",
+			"n8n gave this tool call no workflow state to count in, or the workflow's static data holds what is not its count (toolSpentLast24h): run the tool under an AI Agent or MCP Server Trigger, and leave its static data to it.",
 		);
 	}
 	return ledger;

@@ -13,6 +13,14 @@ import { isPlainObject } from '../helpers/json';
 // execution ends last, in whatever order, saves everything this process knows of the last 24 hours: no list of copies
 // to fall out of, and nothing an execution loaded can be written back stale.
 //
+// n8n saves the static data of an execution whole, every node's and the workflow's global part, whenever any of it
+// changed: an execution that loaded the store before others moved money and changed only another node's static data
+// would write the ledger back as it loaded it. So the ledgers are also kept in the workflow's global static data
+// (GLOBAL_FIELD, by tool node), and every execution in which a node of this package runs links a view of all this
+// process's ledgers of the workflow there (linkLedgers, from the router and the trigger): any save such an execution
+// makes holds them. A save by an execution in which none of this package's nodes ran is the one hole left
+// (docs/ai-agents.md).
+//
 // Stored as counters, one per process and ten minutes: `<process>:<minute the ten minutes start>` → thousandths moved.
 // Only the process that owns a counter adds to it, so merging two copies takes the larger of each: nothing is counted
 // twice, nothing is lost. Amounts only: no payment id, nothing a model could read back. A counter is dropped only once
@@ -21,7 +29,7 @@ import { isPlainObject } from '../helpers/json';
 
 const BUCKET_MS = 10 * 60_000;
 export const WINDOW_MS = 24 * 60 * 60_000;
-/** The field of the tool node's static data. */
+/** The field of the tool node's static data (what earlier versions read), and of the global one (by node name). */
 const FIELD = 'toolSpentLast24h';
 /**
  * The counters one tool node's ledger may write up to. A call that could need one more is refused (nothing sent), never
@@ -37,6 +45,7 @@ const COUNTER = /^[0-9a-f]{8}:\d{1,10}$/;
 
 /** This process, as counters name it: a new one at every start, so that a restart never reuses another's counters. */
 const PROCESS = randomBytes(4).toString('hex');
+const OWN = `${PROCESS}:`;
 
 interface Memory {
 	/** Counter → thousandths. */
@@ -45,6 +54,8 @@ interface Memory {
 	held: number;
 	/** Calls of this process still in flight: each may need a counter of its own when it settles. */
 	open: number;
+	/** The latest ten minutes (start minute) a save put calls then in flight in: what moves later is counted there. */
+	promised: number;
 }
 
 /**
@@ -59,7 +70,7 @@ function memoryOf(scope: string, now: number): Memory {
 		for (const [name, known] of memories) {
 			if (known.open === 0 && live(known, now).length === 0) memories.delete(name);
 		}
-		memory = { counters: new Map(), held: 0, open: 0 };
+		memory = { counters: new Map(), held: 0, open: 0, promised: 0 };
 		memories.set(scope, memory);
 	}
 	return memory;
@@ -79,6 +90,35 @@ function live(memory: Memory, now: number): Array<[string, number]> {
 	return kept;
 }
 
+const minuteAt = (now: number) => Math.floor(now / BUCKET_MS) * (BUCKET_MS / 60_000);
+
+/**
+ * What a save holds of one ledger. A call still in flight counts as moved (n8n saves a failed execution at once, with
+ * its calls still out, and a restart knows only the store), in the ten minutes after the save's; once it moves it is
+ * counted in that same counter (add), so a save never holds less than an earlier one and another process, which takes
+ * the larger of each counter, never counts it twice. Only an amount that the gateway refused stays counted in another
+ * process until it leaves the window: the safe side.
+ */
+function saved(memory: Memory, now: number): IDataObject {
+	const counters: IDataObject = Object.fromEntries(live(memory, now));
+	if (memory.held > 0) {
+		memory.promised = Math.max(memory.promised, minuteAt(now) + BUCKET_MS / 60_000);
+		const counter = `${OWN}${memory.promised}`;
+		counters[counter] = ((counters[counter] as number | undefined) ?? 0) + memory.held;
+	}
+	return counters;
+}
+
+/**
+ * Takes the larger of each counter read from a save. This process's own are left out: its memory knows them better
+ * than any save (a save counts its calls then in flight, which may have moved nothing since).
+ */
+function mergeInto(memory: Memory, stored: Array<[string, number]>): void {
+	for (const [counter, amount] of stored) {
+		if (!counter.startsWith(OWN) && amount > (memory.counters.get(counter) ?? 0)) memory.counters.set(counter, amount);
+	}
+}
+
 /**
  * What the static data holds: the process's ledger for this node, read when n8n saves (JSON.stringify calls toJSON).
  * Looked up by scope then, so it is the ledger as it is at the save, whatever happened since the execution began.
@@ -91,7 +131,69 @@ class LedgerView {
 
 	toJSON(): IDataObject {
 		const memory = memories.get(this.scope);
-		return memory === undefined ? {} : Object.fromEntries(live(memory, this.now()));
+		return memory === undefined ? {} : saved(memory, this.now());
+	}
+}
+
+/** The scope of a tool node's ledger: the workflow, then the node's name. */
+export const ledgerScope = (workflowId: string, node: string) => `${workflowId}\u0000${node}`;
+
+/**
+ * What the workflow's global static data holds: every ledger of the workflow this process keeps, by node name, read
+ * when n8n saves. Ledgers of tool nodes that this execution never ran are in it too: that is its purpose.
+ */
+class LedgersView {
+	constructor(
+		readonly workflowId: string,
+		private readonly now: () => number,
+	) {}
+
+	toJSON(): IDataObject {
+		const prefix = ledgerScope(this.workflowId, '');
+		const all: IDataObject = {};
+		for (const [scope, memory] of memories) {
+			if (!scope.startsWith(prefix)) continue;
+			const counters = saved(memory, this.now());
+			if (Object.keys(counters).length > 0) all[scope.slice(prefix.length)] = counters;
+		}
+		return all;
+	}
+}
+
+/**
+ * Reads the ledgers the workflow's global static data holds into this process's memory, then puts the view of all of
+ * them there (when this process keeps any for the workflow: a workflow without a tool ledger is left untouched). False,
+ * and nothing written, when there are too many counters to read: no tool of the workflow may then move money.
+ */
+export function linkLedgers(global: IDataObject, workflowId: string, now: () => number = Date.now): boolean {
+	const stored = global[FIELD];
+	if (stored instanceof LedgersView && stored.workflowId === workflowId) return true;
+	const plain: unknown = isPlainObject(stored) && typeof stored.toJSON === 'function' ? (stored.toJSON as () => unknown)() : stored;
+	if (isPlainObject(plain)) {
+		const nodes = Object.entries(plain);
+		if (nodes.length > MAX_STORED) return false;
+		const read: Array<[string, Array<[string, number]>]> = [];
+		let total = 0;
+		for (const [node, value] of nodes) {
+			const counters = storedCounters(value);
+			if (counters === undefined || (total += counters.length) > MAX_STORED) return false;
+			if (counters.length > 0) read.push([node, counters]);
+		}
+		for (const [node, counters] of read) mergeInto(memoryOf(ledgerScope(workflowId, node), now()), counters);
+	}
+	putLedgers(global, workflowId, now);
+	return true;
+}
+
+function putLedgers(global: IDataObject, workflowId: string, now: () => number): void {
+	const stored = global[FIELD];
+	if (stored instanceof LedgersView && stored.workflowId === workflowId) return;
+	const prefix = ledgerScope(workflowId, '');
+	for (const scope of memories.keys()) {
+		if (scope.startsWith(prefix)) {
+			global[FIELD] = new LedgersView(workflowId, now) as unknown as IDataObject;
+			return;
+		}
 	}
 }
 
@@ -100,7 +202,7 @@ class LedgerView {
  * Undefined when there are too many to read.
  */
 function storedCounters(value: unknown): Array<[string, number]> | undefined {
-	if (value instanceof LedgerView) return [];
+	if (value instanceof LedgerView || value instanceof LedgersView) return [];
 	// Another module's view (tests load the module twice in one heap): read what it would save.
 	const plain: unknown = isPlainObject(value) && typeof value.toJSON === 'function' ? (value.toJSON as () => unknown)() : value;
 	if (!isPlainObject(plain)) return [];
@@ -120,19 +222,19 @@ export class DailyLedger {
 
 	/**
 	 * `staticData`: the tool node's static data as n8n loaded it for this execution; `scope` names the workflow and
-	 * node. What it holds is merged into this process's memory at once, and from then on it holds the view.
+	 * node (ledgerScope). What it holds is merged into this process's memory at once, and from then on it holds the
+	 * view. `global`: the workflow's global static data and id, read and linked the same way (linkLedgers).
 	 */
 	constructor(
 		private readonly staticData: IDataObject,
 		private readonly scope: string,
 		private readonly now: () => number = Date.now,
+		private readonly global?: { staticData: IDataObject; workflowId: string },
 	) {
 		this.memory = memoryOf(scope, now());
 		const stored = storedCounters(staticData[FIELD]);
-		this.readable = stored !== undefined;
-		for (const [counter, amount] of stored ?? []) {
-			if (amount > (this.memory.counters.get(counter) ?? 0)) this.memory.counters.set(counter, amount);
-		}
+		mergeInto(this.memory, stored ?? []);
+		this.readable = stored !== undefined && (global === undefined || linkLedgers(global.staticData, global.workflowId, now));
 		if (this.readable) this.save();
 	}
 
@@ -180,7 +282,8 @@ export class DailyLedger {
 	}
 
 	private add(amount: number): void {
-		const counter = `${PROCESS}:${Math.floor(this.now() / BUCKET_MS) * (BUCKET_MS / 60_000)}`;
+		// In the ten minutes a save promised for calls in flight, when that is later than now (saved()).
+		const counter = `${OWN}${Math.max(minuteAt(this.now()), this.memory.promised)}`;
 		this.memory.counters.set(counter, (this.memory.counters.get(counter) ?? 0) + amount);
 		this.save();
 	}
@@ -191,5 +294,6 @@ export class DailyLedger {
 	 */
 	save(): void {
 		if (!(this.staticData[FIELD] instanceof LedgerView)) this.staticData[FIELD] = new LedgerView(this.scope, this.now) as unknown as IDataObject;
+		if (this.global !== undefined) putLedgers(this.global.staticData, this.global.workflowId, this.now);
 	}
 }

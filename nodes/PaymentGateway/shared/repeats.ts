@@ -30,9 +30,19 @@ export function repeatKindOf(confirmedStatus: unknown): RepeatKind {
 	return outcome === 'succeeded' || outcome === 'refunded' ? 'paid' : 'unpaid';
 }
 
-/** The static data fields of the store, one string per kind. */
-const FIELDS: Record<RepeatKind, string> = { paid: 'handledNotifications', unpaid: 'handledUnpaidNotifications' };
-const KINDS = Object.keys(FIELDS) as RepeatKind[];
+/** The static data fields of a store, one string per kind. */
+export type RepeatFields = Record<RepeatKind, string>;
+/** The trigger's store, in its node's static data (and Verify Signature's, per node, before it was per workflow). */
+export const NODE_FIELDS: RepeatFields = { paid: 'handledNotifications', unpaid: 'handledUnpaidNotifications' };
+/**
+ * Verify Signature's store, in the workflow's global static data: `repeat` is per workflow (all its Verify Signature
+ * nodes), and a save by an execution in which any node of this package ran holds it (linkVerified).
+ */
+export const VERIFIED_FIELDS: RepeatFields = { paid: 'verifiedPayments', unpaid: 'verifiedUnpaidPayments' };
+const KINDS = Object.keys(NODE_FIELDS) as RepeatKind[];
+
+/** The scope of Verify Signature's memory of a workflow; no node's scope (workflow, NUL, name) looks like it. */
+export const verifiedScope = (workflowId: string) => `verified\u0000${workflowId}`;
 
 /** A node's memory in one process; past this many workflows the least recently used is forgotten. */
 const SCOPES_PER_PROCESS = 100;
@@ -121,17 +131,24 @@ export class Repeats {
 	private readonly memory: Memory;
 
 	/**
-	 * `staticData` is the node's static data as n8n loaded it for this request; `scope` names the workflow and node.
-	 * What it holds is merged into this process's memory at once, before anything is decided: a value that is not the
-	 * store's own counts as empty.
+	 * `staticData` is the static data as n8n loaded it for this request (the trigger's node's, or the workflow's global
+	 * part for Verify Signature); `scope` names the memory (a workflow and node, or a workflow). What it holds is merged
+	 * into this process's memory at once, before anything is decided: a value that is not the store's own counts as
+	 * empty.
 	 */
 	constructor(
 		private readonly staticData: IDataObject,
 		scope: string,
+		private readonly fields: RepeatFields = NODE_FIELDS,
 	) {
 		this.memory = memoryOf(scope);
+		this.learn(staticData, fields);
+	}
+
+	/** Merges what a store holds into this process's memory: the constructor's, and a store of an earlier version. */
+	learn(staticData: IDataObject, fields: RepeatFields): void {
 		for (const kind of KINDS) {
-			const stored: unknown = staticData[FIELDS[kind]];
+			const stored: unknown = staticData[fields[kind]];
 			// A view of another memory (one this process forgot, or another module's: tests load the module twice in one
 			// heap): read what it would save.
 			const read =
@@ -178,7 +195,7 @@ export class Repeats {
 	 */
 	save(): void {
 		for (const kind of KINDS) {
-			const field = FIELDS[kind];
+			const field = this.fields[kind];
 			const stored = this.staticData[field];
 			if (stored instanceof RepeatsView && stored.shows(this.memory)) continue;
 			if (stored === this.memory[kind]) continue;
@@ -186,4 +203,15 @@ export class Repeats {
 			this.staticData[field] = new RepeatsView(this.memory, kind) as unknown as IDataObject;
 		}
 	}
+}
+
+/**
+ * Puts the view of this process's Verify Signature memory of the workflow into its global static data, having read
+ * what that holds, when there is anything to keep: called wherever a node of this package runs, so that any save of
+ * such an execution holds it.
+ */
+export function linkVerified(global: IDataObject, workflowId: string): void {
+	const scope = verifiedScope(workflowId);
+	if (!memoryByScope.has(scope) && KINDS.every((kind) => global[VERIFIED_FIELDS[kind]] === undefined)) return;
+	new Repeats(global, scope, VERIFIED_FIELDS).save();
 }

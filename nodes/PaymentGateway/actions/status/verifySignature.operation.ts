@@ -4,7 +4,7 @@ import { PAYMENT_RECORD } from '../../shared/answers';
 import type { Confirmation, SignedIds } from '../../shared/confirm';
 import { claimsOf, claimsSetAside, confirmedItem, confirmPayment, oversizeOf } from '../../shared/confirm';
 import { claimOf, explainedClaim, Rechecks } from '../../shared/rechecks';
-import { repeatKindOf, Repeats } from '../../shared/repeats';
+import { NODE_FIELDS, repeatKindOf, Repeats, VERIFIED_FIELDS, verifiedScope } from '../../shared/repeats';
 import { isAuthenticSignature } from '../../transport/crypto';
 import { UNKNOWN_ID } from '../../transport/errors';
 import type { Gateway } from '../../transport/request';
@@ -85,7 +85,7 @@ const NOT_READ_AGAIN: Confirmation = {
 	},
 };
 
-/** This node's scope in the process and in the workflow: the trigger's reads and repeats are kept apart. */
+/** This node's scope for its reads in the process: the trigger's reads are kept apart. */
 const scopeOf = (ctx: IExecuteFunctions) => `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().name}`;
 
 /**
@@ -103,19 +103,28 @@ async function sharedConfirmation(ctx: IExecuteFunctions, record: IDataObject, i
 }
 
 /**
- * Whether this workflow verified this payment in this confirmed state before, remembered in this node's static data
- * as the trigger remembers its notifications (shared/repeats.ts). A manual run teaches nothing: n8n keeps no static data
- * of it, and a test must not make the real record a repeat.
+ * Whether this workflow, through any of its Verify Signature nodes, verified this payment in this confirmed state
+ * before, remembered in the workflow's global static data as the trigger remembers its notifications
+ * (shared/repeats.ts). A manual run teaches nothing: n8n keeps no static data of it, and a test must not make the real
+ * record a repeat.
  */
 function verifiedBefore(ctx: IExecuteFunctions, paymentId: string, confirmation: Confirmation & { verified: true }): boolean {
 	if (ctx.getMode() === 'manual') return false;
-	let staticData: IDataObject;
+	let global: IDataObject;
+	let node: IDataObject;
 	try {
-		staticData = ctx.getWorkflowStaticData('node');
+		global = ctx.getWorkflowStaticData('global');
+		node = ctx.getWorkflowStaticData('node');
 	} catch {
 		return false;
 	}
-	const repeats = new Repeats(staticData, scopeOf(ctx));
+	const repeats = new Repeats(global, verifiedScope(ctx.getWorkflow().id ?? ''), VERIFIED_FIELDS);
+	// What this node remembered when the memory was per node: read once, then left to the workflow's store.
+	if (NODE_FIELDS.paid in node || NODE_FIELDS.unpaid in node) {
+		repeats.learn(node, NODE_FIELDS);
+		delete node[NODE_FIELDS.paid];
+		delete node[NODE_FIELDS.unpaid];
+	}
 	const { status } = confirmation.values;
 	const repeat = repeats.handledBefore(paymentId, status, confirmation.progress, repeatKindOf(status));
 	repeats.save();
