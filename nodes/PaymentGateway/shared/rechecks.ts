@@ -10,8 +10,10 @@ import type { Confirmation } from './confirm';
 // So the reads of a payment are shared and spaced, per process and node (the trigger, or a Verify Signature node):
 //  - a claim already explained by a confirmation of this payment (the same record again) needs no read at all;
 //  - deliveries of one payment that arrive while a read of it is waiting to be sent share that read;
-//  - the reads of one payment are sent one after another, each further one later than the one before (1 s, 2 s, 4 s,
-//    ... at most ten minutes apart) until the payment has been quiet for half an hour;
+//  - the reads of one payment are sent one after another, each further one three times later than the one before
+//    (1 s, 3 s, 9 s, 27 s ... at most ten minutes apart) until the payment has been quiet for half an hour: a record
+//    replayed once a second for 50 s costs five reads, and a sender spreading replays wider gains a read only at
+//    three times the time;
 //  - a delivery waits for its payment's next read only when that read goes within 10 s, counting the wait for a read
 //    of it still out: the trigger's request holds the workflow's static data as n8n loaded it, which a long wait would
 //    make stale. One that would wait longer is answered from the last confirmation or not at all: the next delivery
@@ -21,6 +23,7 @@ import type { Confirmation } from './confirm';
 // unless a flood of replays of that same payment is being spaced: then a later delivery, or a reconciliation, tells it.
 
 const FIRST_GAP_MS = 1000;
+const GROWTH = 3;
 const MAX_GAP_MS = 10 * 60_000;
 const QUIET_MS = 30 * 60_000;
 /** The longest a delivery waits for its payment's next read. */
@@ -97,7 +100,7 @@ export function explainedClaim(confirmedStatus: unknown, claimedStatus: unknown,
 
 /** How long after the last read of a payment the next may be sent. */
 export function gapAfter(streak: number): number {
-	return streak === 0 ? 0 : Math.min(FIRST_GAP_MS * 2 ** (streak - 1), MAX_GAP_MS);
+	return streak === 0 ? 0 : Math.min(FIRST_GAP_MS * GROWTH ** (streak - 1), MAX_GAP_MS);
 }
 
 export type Recheck =
