@@ -281,5 +281,3 @@ export const operation = defineOperation({
 	answer: PAYMENT,
 	execute,
 });
-
-export const description = operation.fields;

@@ -181,5 +181,3 @@ export const operation = defineOperation({
 	answer: REFUND,
 	execute,
 });
-
-export const description = operation.fields;
