@@ -65,7 +65,7 @@ function apiPathOf(url: string): string {
 /**
  * Its Test (the dialog's button, POST /rest/credentials/test) reads both path families, more than one declarative
  * `test` request can: it is the nodes' `methods.credentialTest`, named by their `testedBy`
- * (nodes/PaymentGateway/transport/credentialTest.ts), and signs its requests with authenticate() below.
+ * (nodes/PaymentGateway/credentialTest.ts), and signs its requests with authenticate() below.
  */
 export class PaymentGatewayApi implements ICredentialType {
 	name = 'paymentGatewayApi';

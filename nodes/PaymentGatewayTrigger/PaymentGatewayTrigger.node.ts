@@ -16,8 +16,9 @@ import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { UNKNOWN_ID } from '../PaymentGateway/transport/errors';
 import { PAYMENT_RECORD } from '../PaymentGateway/shared/answers';
 import { funnelFor } from '../PaymentGateway/transport/redact';
-import { CREDENTIAL_TEST_NAME, testGatewayCredential } from '../PaymentGateway/transport/credentialTest';
+import { CREDENTIAL_TEST_NAME, testGatewayCredential } from '../PaymentGateway/credentialTest';
 import type { Endpoint } from '../PaymentGateway/transport/request';
+import { secretsOf } from '../PaymentGateway/transport/credential';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
 import { MAX_RETRIES, validateRetries, validateTimeout } from '../PaymentGateway/validation/input';
 import type { Notification, Outcome } from './notification';
@@ -198,7 +199,7 @@ export class PaymentGatewayTrigger implements INodeType {
 		linkWorkflowState(this);
 
 		// Of what the notification carries, only a notification's declared fields reach the item, each of its kind.
-		const funnel = funnelFor({ clientId: stringText(credentials.clientId), clientSecret: secret, cardEncryptionKey: stringText(credentials.cardEncryptionKey) });
+		const funnel = funnelFor(secretsOf(credentials));
 		const ids = { orderId: notification.orderId, paymentId: notification.paymentId };
 		const claims = { ...claimsOf(notification, funnel, ids), ...ids };
 		const options = this.getNodeParameter('options', {}) as IDataObject;

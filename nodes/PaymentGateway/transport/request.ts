@@ -8,7 +8,7 @@ import type { GatewayCredential } from './credential';
 import { CREDENTIAL_NAME, readCredential } from './credential';
 import type { Deadline } from './deadline';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
-import { isRedirect, NoAnswer, noAnswerError, noAnswerOf, redirectError } from './network';
+import { droppedRedirect, isRedirect, NoAnswer, noAnswerError, noAnswerOf, redirectError } from './network';
 import { funnelFor } from './redact';
 import { asKind } from './outputs';
 import { dataOfAnswer, unreadableAnswerError } from './result';
@@ -61,12 +61,6 @@ function subjectOf(call: GatewayCall, shown: (id: string) => string): string | u
 	return undefined;
 }
 
-/** An unread body is let go of, so that its connection is freed. */
-function discard(body: unknown): void {
-	const stream = body as { destroy?: () => void } | null;
-	if (stream && typeof stream.destroy === 'function') stream.destroy();
-}
-
 /** The request as n8n's helper sends it; the body is serialized once, so that what is signed is what is sent. */
 function requestOptions(credential: GatewayCredential, call: GatewayCall, settings: CallSettings, timeout: number) {
 	const options: IHttpRequestOptions = {
@@ -115,10 +109,7 @@ export async function openGateway(host: GatewayHost, endpoint: Endpoint, pace?: 
 			) as Promise<IN8nHttpFullResponse>,
 			deadline,
 		);
-		if (isRedirect(response.statusCode)) {
-			discard(response.body);
-			return { response, raw: '' };
-		}
+		if (droppedRedirect(response)) return { response, raw: '' };
 		return { response, raw: await readAnswer(response.body, deadline) };
 	}
 
