@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { DailyLedger, ledgerScope, MAX_ENTRIES } from './toolLedger';
+import { DailyLedger, ledgerScope, MAX_ENTRIES } from '../shared/toolLedger';
 import { inThousandths } from '../validation/amount';
 import type { ToolLimits } from './toolMode';
 import { ToolRefusal } from '../shared/nodeError';
