@@ -1,7 +1,7 @@
 import type { IAdditionalCredentialOptions, ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { anyText, stringText } from '../helpers/text';
-import { baseAddresses, cardEncryptionKey, checkoutPageAddress } from '../validation/credential';
+import { baseAddresses, cardEncryptionKey, checkedCheckoutPageAddress } from '../validation/credential';
 import { merchantHeaders } from './headers';
 import type { SecretValues } from './redact';
 import type { GatewayHost } from './types';
@@ -62,6 +62,6 @@ export async function readCredential(host: GatewayHost, node: INode): Promise<Ga
 		bases: () => (bases ??= baseAddresses(credentials)),
 		fieldOf: (family) => (family === 'long' && stringText(credentials.checkoutBaseUrl) ? 'Checkout Base URL' : 'Base URL'),
 		cardKey: () => (cardKey ??= cardEncryptionKey(credentials.cardEncryptionKey)),
-		checkoutPage: () => (checkoutPage ??= { address: checkoutPageAddress(credentials) }).address,
+		checkoutPage: () => (checkoutPage ??= { address: checkedCheckoutPageAddress(credentials) }).address,
 	};
 }

@@ -11,7 +11,7 @@ import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } fr
 import { droppedRedirect, isRedirect, NoAnswer, noAnswerError, noAnswerOf, redirectError } from './network';
 import { funnelFor } from './redact';
 import { asKind } from './outputs';
-import { dataOfAnswer, unreadableAnswerError } from './result';
+import { dataOfAnswerOrThrow, unreadableAnswerError } from './result';
 import { asksForRetry, isRateLimited, nextRetryWaitMs, paceOutcome, retriesAllowed } from './retry';
 import type { Call, CallSettings, Endpoint, Gateway, GatewayCall, GatewayHost } from './types';
 
@@ -195,7 +195,7 @@ export async function openGateway(host: GatewayHost, endpoint: Endpoint, pace?: 
 				throw unreadableAnswerError(node, call, itemIndex, what, httpStatus);
 			}
 			const answered = call.cardData ? funnelFor({ ...credential.secrets, card: call.cardData }) : funnel;
-			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain, answered);
+			return dataOfAnswerOrThrow(node, call, itemIndex, body, httpStatus, uncertain, answered);
 		}
 	}
 
