@@ -11,7 +11,7 @@ import { stringText } from '../PaymentGateway/helpers/text';
 import { NODE_DESCRIPTION } from '../PaymentGateway/PaymentGateway.node';
 import type { Confirmation } from '../PaymentGateway/shared/confirm';
 import { claimsOf, confirmedItem, confirmPayment, failureOf } from '../PaymentGateway/shared/confirm';
-import { timeoutOption } from '../PaymentGateway/shared/options';
+import { listField, timeoutOption } from '../PaymentGateway/shared/options';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { UNKNOWN_ID } from '../PaymentGateway/transport/errors';
 import { PAYMENT_RECORD } from '../PaymentGateway/shared/answers';
@@ -103,20 +103,22 @@ export class PaymentGatewayTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Outcomes',
-				name: 'outcomes',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Failed', value: 'failed', description: 'Payments that did not go through (status failure)' },
-					{ name: 'Other', value: 'other', description: 'Anything else, e.g. a payment still pending' },
-					{ name: 'Refunded', value: 'refunded', description: 'Refunds, full or partial' },
-					{ name: 'Succeeded', value: 'succeeded', description: 'Payments that went through (status success)' },
+			listField(
+				{
+					displayName: 'Outcomes',
+					name: 'outcomes',
+					multiple: true,
+					default: [],
+					description:
+						'Which notifications start the workflow, judged by the status the gateway confirms (a notification it did not confirm is Other). Leave empty for every authentic notification.',
+				},
+				[
+					['Failed', 'failed', 'Payments that did not go through (status failure)'],
+					['Other', 'other', 'Anything else, e.g. a payment still pending'],
+					['Refunded', 'refunded', 'Refunds, full or partial'],
+					['Succeeded', 'succeeded', 'Payments that went through (status success)'],
 				],
-				default: [],
-				description:
-					'Which notifications start the workflow, judged by the status the gateway confirms (a notification it did not confirm is Other). Leave empty for every authentic notification.',
-			},
+			),
 			{
 				displayName: 'Options',
 				name: 'options',

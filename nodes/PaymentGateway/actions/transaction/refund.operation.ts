@@ -14,6 +14,8 @@ import type { BudgetHold } from '../toolBudget';
 import { assertLimitCurrency, assertWithinLimit, toolLimitFields, toolLimits } from '../toolMode';
 import { PAYMENT_RECORD, REFUND } from '../../shared/answers';
 
+const CHECK_FIRST = 'Check the payment with Status → Get by Payment ID before refunding again, so that the customer is not refunded twice.';
+
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -145,8 +147,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	// As a tool, the answer says what is left of the day's budget (the agent and the person in the chat read it).
 	return limits ? { ...record, toolBudgetLeftToday: leftToday(this, limits) } : record;
 }
-
-const CHECK_FIRST = 'Check the payment with Status → Get by Payment ID before refunding again, so that the customer is not refunded twice.';
 
 export const operation = defineOperation({
 	resource: 'transaction',
