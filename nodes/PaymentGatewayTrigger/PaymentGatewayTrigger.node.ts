@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	INodeType,
 	INodeTypeDescription,
@@ -77,6 +78,84 @@ async function confirmation(ctx: IWebhookFunctions, notification: Notification, 
 		// The node's advice names options the trigger does not have; what to do here is the same every time.
 		return { verified: false, failure: failureOf(error) };
 	}
+}
+
+/** The notification and its credential when it is authentic; otherwise the refusal is answered and nothing returned. */
+async function authenticNotification(
+	ctx: IWebhookFunctions,
+): Promise<{ notification: Notification; credentials: ICredentialDataDecryptedObject } | undefined> {
+	const notification = readNotification(ctx.getBodyData(), ctx.getRequestObject().rawBody);
+	if (notification instanceof RefusedNotification) {
+		answer(ctx, notification.statusCode, { error: notification.message });
+		return undefined;
+	}
+	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
+	const secret = stringText(credentials.clientSecret);
+	if (!secret) {
+		answer(ctx, 500, { error: 'The trigger cannot verify notifications: its credential has no Client Secret' });
+		return undefined;
+	}
+	if (!isAuthenticSignature(secret, notification.orderId, notification.paymentId, notification.signature)) {
+		answer(ctx, 401, { error: 'Missing or invalid signature' });
+		return undefined;
+	}
+	return { notification, credentials };
+}
+
+interface Handling {
+	options: IDataObject;
+	/** The workflow and the trigger node whose reads and repeats these are. */
+	scope: string;
+	recheck: boolean;
+	ignoreRepeats: boolean;
+}
+
+/** The item, and how far the confirmed payment has got (for the repeat key; '' when nothing was confirmed). */
+interface CheckedItem {
+	item: IDataObject;
+	progress: string;
+}
+
+/**
+ * The item with the gateway's word on the payment, or with the claims alone when the re-check is off; undefined when
+ * this delivery starts nothing.
+ */
+async function checkedItem(ctx: IWebhookFunctions, notification: Notification, claims: IDataObject & { orderId: string; paymentId: string }, handling: Handling): Promise<CheckedItem | undefined> {
+	// With the re-check off nothing is confirmed, and the claims stay under claim names all the same.
+	if (!handling.recheck) return { item: confirmedItem(claims, undefined), progress: '' };
+	// Replays of one payment share and space its reads (rechecks.ts): a claim already explained reads nothing.
+	const rechecks = new Rechecks(handling.scope);
+	const claim = claimOf(notification);
+	const shared = await rechecks.recheck(notification.paymentId, claim, async () => await confirmation(ctx, notification, handling.options), !handling.ignoreRepeats);
+	// An unconfirmed read shared by many deliveries starts one execution, unless the author asked for every one.
+	if (shared.kind === 'dropped' || (handling.ignoreRepeats && !shared.first)) return undefined;
+	const { confirmation: confirmed } = shared;
+	const item = confirmedItem(claims, confirmed);
+	if (!confirmed.verified) {
+		item.recheckError = { ...confirmed.failure, description: NOT_CONFIRMED };
+		return { item, progress: '' };
+	}
+	rechecks.learnt(notification.paymentId, confirmed, explainedClaim(confirmed.values.status, notification.status, claim));
+	return { item, progress: confirmed.progress };
+}
+
+/** An unconfirmed notification is Other: it never passes Succeeded or Refunded on a claim. */
+function outcomeOf(item: IDataObject, notification: Notification, recheck: boolean): Outcome {
+	if (!recheck) return claimedOutcome(notification);
+	return item.statusVerified === true ? confirmedOutcome(item.status) : 'other';
+}
+
+/** Whether the payment was handled before in the state confirmed now; that state is remembered for next time. */
+function handledBefore(repeats: Repeats, notification: Notification, { item, progress }: CheckedItem, recheck: boolean): boolean {
+	// Only what was confirmed counts as handled: an unconfirmed one may be news next time.
+	if (recheck && item.statusVerified !== true) return false;
+	// The key holds confirmed values only: a refundId, an event type, a time or a status the sender wrote makes
+	// nothing new. With the re-check off nothing is confirmed, so a payment starts the workflow once, and its
+	// claims never reach the store of paid payments.
+	const status = recheck ? item.status : '';
+	const repeat = repeats.handledBefore(notification.paymentId, status, progress, recheck ? repeatKindOf(status) : 'unpaid');
+	repeats.save();
+	return repeat;
 }
 
 export class PaymentGatewayTrigger implements INodeType {
@@ -178,23 +257,9 @@ export class PaymentGatewayTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const notification = readNotification(this.getBodyData(), this.getRequestObject().rawBody);
-		if (notification instanceof RefusedNotification) {
-			answer(this, notification.statusCode, { error: notification.message });
-			return { noWebhookResponse: true };
-		}
-
-		const credentials = await this.getCredentials(CREDENTIAL_NAME);
-		const secret = stringText(credentials.clientSecret);
-		if (!secret) {
-			answer(this, 500, { error: 'The trigger cannot verify notifications: its credential has no Client Secret' });
-			return { noWebhookResponse: true };
-		}
-		if (!isAuthenticSignature(secret, notification.orderId, notification.paymentId, notification.signature)) {
-			answer(this, 401, { error: 'Missing or invalid signature' });
-			return { noWebhookResponse: true };
-		}
-
+		const authentic = await authenticNotification(this);
+		if (!authentic) return { noWebhookResponse: true };
+		const { notification, credentials } = authentic;
 		answer(this, 200, { received: true });
 		// A signed notification's save must not drop what this process keeps for the workflow (shared/workflowState.ts);
 		// after the signature, so that unsigned requests cost no save.
@@ -205,53 +270,18 @@ export class PaymentGatewayTrigger implements INodeType {
 		const ids = { orderId: notification.orderId, paymentId: notification.paymentId };
 		const claims = { ...claimsOf(notification, funnel, ids), ...ids };
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const node = this.getNode();
-		const scope = `${this.getWorkflow().id ?? ''}\u0000${node.name}`;
+		const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}`;
 		const recheck = options.recheckStatus !== false;
 		const ignoreRepeats = options.ignoreRepeats !== false;
 		// A test event ("Listen for test event") teaches nothing: its store is not the active workflow's.
 		// Read at once, before any wait for the gateway: what other processes saved meanwhile is learnt at every request.
 		const repeats = ignoreRepeats && this.getMode() !== 'manual' ? new Repeats(this.getWorkflowStaticData('node'), scope) : undefined;
-		let item: IDataObject;
-		let progress = '';
-		if (recheck) {
-			// Replays of one payment share and space its reads (rechecks.ts): a claim already explained reads nothing.
-			const rechecks = new Rechecks(scope);
-			const claim = claimOf(notification);
-			const shared = await rechecks.recheck(notification.paymentId, claim, async () => await confirmation(this, notification, options), !ignoreRepeats);
-			// An unconfirmed read shared by many deliveries starts one execution, unless the author asked for every one.
-			if (shared.kind === 'dropped' || (ignoreRepeats && !shared.first)) return { noWebhookResponse: true };
-			const { confirmation: confirmed } = shared;
-			item = confirmedItem(claims, confirmed);
-			if (confirmed.verified) {
-				progress = confirmed.progress;
-				rechecks.learnt(notification.paymentId, confirmed, explainedClaim(confirmed.values.status, notification.status, claim));
-			} else {
-				item.recheckError = { ...confirmed.failure, description: NOT_CONFIRMED };
-			}
-		} else {
-			// With the re-check off nothing is confirmed, and the claims stay under claim names all the same.
-			item = confirmedItem(claims, undefined);
-		}
-		// An unconfirmed notification is Other: it never passes Succeeded or Refunded on a claim.
-		const outcome = recheck
-			? item.statusVerified === true
-				? confirmedOutcome(item.status)
-				: 'other'
-			: claimedOutcome(notification);
-		const outcomes = this.getNodeParameter('outcomes', []) as Outcome[];
-		if (outcomes.length > 0 && !outcomes.includes(outcome)) return { noWebhookResponse: true };
+		const checked = await checkedItem(this, notification, claims, { options, scope, recheck, ignoreRepeats });
+		if (!checked) return { noWebhookResponse: true };
 
-		// Only what was confirmed counts as handled: an unconfirmed one may be news next time.
-		if (repeats && (item.statusVerified === true || !recheck)) {
-			// The key holds confirmed values only: a refundId, an event type, a time or a status the sender wrote makes
-			// nothing new. With the re-check off nothing is confirmed, so a payment starts the workflow once, and its
-			// claims never reach the store of paid payments.
-			const status = recheck ? item.status : '';
-			const repeat = repeats.handledBefore(notification.paymentId, status, progress, recheck ? repeatKindOf(status) : 'unpaid');
-			repeats.save();
-			if (repeat) return { noWebhookResponse: true };
-		}
-		return { workflowData: [[{ json: item }]], noWebhookResponse: true };
+		const outcomes = this.getNodeParameter('outcomes', []) as Outcome[];
+		if (outcomes.length > 0 && !outcomes.includes(outcomeOf(checked.item, notification, recheck))) return { noWebhookResponse: true };
+		if (repeats && handledBefore(repeats, notification, checked, recheck)) return { noWebhookResponse: true };
+		return { workflowData: [[{ json: checked.item }]], noWebhookResponse: true };
 	}
 }
