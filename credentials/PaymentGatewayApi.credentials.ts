@@ -8,14 +8,7 @@ import type {
 
 import { anyText } from '../nodes/PaymentGateway/helpers/text';
 import { basicToken, signRequest } from '../nodes/PaymentGateway/transport/crypto';
-import { merchantHeaders } from '../nodes/PaymentGateway/transport/headers';
-
-const MERCHANT_HEADER_NAMES = [
-	'x-merchant-domain',
-	'x-merchant-browser-fingerprint',
-	'x-merchant-user-agent',
-	'accept-language',
-];
+import { ALWAYS_SENT_HEADERS, merchantHeaders } from '../nodes/PaymentGateway/transport/headers';
 
 /** The header names a request already carries with a value, lower-cased. */
 function headersGiven(headers: IDataObject): Set<string> {
@@ -72,7 +65,7 @@ function apiPathOf(url: string): string {
 /**
  * Its Test (the dialog's button, POST /rest/credentials/test) reads both path families, more than one declarative
  * `test` request can: it is the nodes' `methods.credentialTest`, named by their `testedBy`
- * (nodes/PaymentGateway/transport/credentialTest.ts), and signs its requests with authenticate() below.
+ * (nodes/PaymentGateway/credentialTest.ts), and signs its requests with authenticate() below.
  */
 export class PaymentGatewayApi implements ICredentialType {
 	name = 'paymentGatewayApi';
@@ -203,7 +196,7 @@ export class PaymentGatewayApi implements ICredentialType {
 		headers['X-Signature'] = signer.sign(apiPathOf(requestOptions.url), payload);
 		// The node's transport sends these already (computed once per execution); other requests get them here.
 		const given = headersGiven(headers);
-		if (!MERCHANT_HEADER_NAMES.every((name) => given.has(name))) {
+		if (!ALWAYS_SENT_HEADERS.every((name) => given.has(name))) {
 			for (const [name, value] of Object.entries(merchantHeaders(credentials))) {
 				if (!given.has(name.toLowerCase())) headers[name] = value;
 			}

@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { nodeProperties, subtitle } from './actions/description';
 import { router } from './actions/router';
 import { searchStoredCards } from './listSearch/storedCards';
-import { CREDENTIAL_TEST_NAME, testGatewayCredential } from './transport/credentialTest';
+import { CREDENTIAL_TEST_NAME, testGatewayCredential } from './credentialTest';
 
 /** What the node does, in the node picker and where n8n offers it as an AI Agent's tool. */
 export const NODE_DESCRIPTION =

@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	INodeType,
 	INodeTypeDescription,
@@ -11,13 +12,14 @@ import { stringText } from '../PaymentGateway/helpers/text';
 import { NODE_DESCRIPTION } from '../PaymentGateway/PaymentGateway.node';
 import type { Confirmation } from '../PaymentGateway/shared/confirm';
 import { claimsOf, confirmedItem, confirmPayment, failureOf } from '../PaymentGateway/shared/confirm';
-import { timeoutOption } from '../PaymentGateway/shared/options';
+import { listField, timeoutOption } from '../PaymentGateway/shared/options';
 import { isAuthenticSignature } from '../PaymentGateway/transport/crypto';
 import { UNKNOWN_ID } from '../PaymentGateway/transport/errors';
 import { PAYMENT_RECORD } from '../PaymentGateway/shared/answers';
 import { funnelFor } from '../PaymentGateway/transport/redact';
-import { CREDENTIAL_TEST_NAME, testGatewayCredential } from '../PaymentGateway/transport/credentialTest';
+import { CREDENTIAL_TEST_NAME, testGatewayCredential } from '../PaymentGateway/credentialTest';
 import type { Endpoint } from '../PaymentGateway/transport/request';
+import { secretsOf } from '../PaymentGateway/transport/credential';
 import { CREDENTIAL_NAME, DEFAULT_TIMEOUT_MS, openGateway } from '../PaymentGateway/transport/request';
 import { MAX_RETRIES, validateRetries, validateTimeout } from '../PaymentGateway/validation/input';
 import type { Notification, Outcome } from './notification';
@@ -78,6 +80,84 @@ async function confirmation(ctx: IWebhookFunctions, notification: Notification, 
 	}
 }
 
+/** The notification and its credential when it is authentic; otherwise the refusal is answered and nothing returned. */
+async function authenticNotification(
+	ctx: IWebhookFunctions,
+): Promise<{ notification: Notification; credentials: ICredentialDataDecryptedObject } | undefined> {
+	const notification = readNotification(ctx.getBodyData(), ctx.getRequestObject().rawBody);
+	if (notification instanceof RefusedNotification) {
+		answer(ctx, notification.statusCode, { error: notification.message });
+		return undefined;
+	}
+	const credentials = await ctx.getCredentials(CREDENTIAL_NAME);
+	const secret = stringText(credentials.clientSecret);
+	if (!secret) {
+		answer(ctx, 500, { error: 'The trigger cannot verify notifications: its credential has no Client Secret' });
+		return undefined;
+	}
+	if (!isAuthenticSignature(secret, notification.orderId, notification.paymentId, notification.signature)) {
+		answer(ctx, 401, { error: 'Missing or invalid signature' });
+		return undefined;
+	}
+	return { notification, credentials };
+}
+
+interface Handling {
+	options: IDataObject;
+	/** The workflow and the trigger node whose reads and repeats these are. */
+	scope: string;
+	recheck: boolean;
+	ignoreRepeats: boolean;
+}
+
+/** The item, and how far the confirmed payment has got (for the repeat key; '' when nothing was confirmed). */
+interface CheckedItem {
+	item: IDataObject;
+	progress: string;
+}
+
+/**
+ * The item with the gateway's word on the payment, or with the claims alone when the re-check is off; undefined when
+ * this delivery starts nothing.
+ */
+async function checkedItem(ctx: IWebhookFunctions, notification: Notification, claims: IDataObject & { orderId: string; paymentId: string }, handling: Handling): Promise<CheckedItem | undefined> {
+	// With the re-check off nothing is confirmed, and the claims stay under claim names all the same.
+	if (!handling.recheck) return { item: confirmedItem(claims, undefined), progress: '' };
+	// Replays of one payment share and space its reads (rechecks.ts): a claim already explained reads nothing.
+	const rechecks = new Rechecks(handling.scope);
+	const claim = claimOf(notification);
+	const shared = await rechecks.recheck(notification.paymentId, claim, async () => await confirmation(ctx, notification, handling.options), !handling.ignoreRepeats);
+	// An unconfirmed read shared by many deliveries starts one execution, unless the author asked for every one.
+	if (shared.kind === 'dropped' || (handling.ignoreRepeats && !shared.first)) return undefined;
+	const { confirmation: confirmed } = shared;
+	const item = confirmedItem(claims, confirmed);
+	if (!confirmed.verified) {
+		item.recheckError = { ...confirmed.failure, description: NOT_CONFIRMED };
+		return { item, progress: '' };
+	}
+	rechecks.learnt(notification.paymentId, confirmed, explainedClaim(confirmed.values.status, notification.status, claim));
+	return { item, progress: confirmed.progress };
+}
+
+/** An unconfirmed notification is Other: it never passes Succeeded or Refunded on a claim. */
+function outcomeOf(item: IDataObject, notification: Notification, recheck: boolean): Outcome {
+	if (!recheck) return claimedOutcome(notification);
+	return item.statusVerified === true ? confirmedOutcome(item.status) : 'other';
+}
+
+/** Whether the payment was handled before in the state confirmed now; that state is remembered for next time. */
+function handledBefore(repeats: Repeats, notification: Notification, { item, progress }: CheckedItem, recheck: boolean): boolean {
+	// Only what was confirmed counts as handled: an unconfirmed one may be news next time.
+	if (recheck && item.statusVerified !== true) return false;
+	// The key holds confirmed values only: a refundId, an event type, a time or a status the sender wrote makes
+	// nothing new. With the re-check off nothing is confirmed, so a payment starts the workflow once, and its
+	// claims never reach the store of paid payments.
+	const status = recheck ? item.status : '';
+	const repeat = repeats.handledBefore(notification.paymentId, status, progress, recheck ? repeatKindOf(status) : 'unpaid');
+	repeats.save();
+	return repeat;
+}
+
 export class PaymentGatewayTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Payment Gateway Trigger',
@@ -102,20 +182,22 @@ export class PaymentGatewayTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Outcomes',
-				name: 'outcomes',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Failed', value: 'failed', description: 'Payments that did not go through (status failure)' },
-					{ name: 'Other', value: 'other', description: 'Anything else, e.g. a payment still pending' },
-					{ name: 'Refunded', value: 'refunded', description: 'Refunds, full or partial' },
-					{ name: 'Succeeded', value: 'succeeded', description: 'Payments that went through (status success)' },
+			listField(
+				{
+					displayName: 'Outcomes',
+					name: 'outcomes',
+					multiple: true,
+					default: [],
+					description:
+						'Which notifications start the workflow, judged by the status the gateway confirms (a notification it did not confirm is Other). Leave empty for every authentic notification.',
+				},
+				[
+					['Failed', 'failed', 'Payments that did not go through (status failure)'],
+					['Other', 'other', 'Anything else, e.g. a payment still pending'],
+					['Refunded', 'refunded', 'Refunds, full or partial'],
+					['Succeeded', 'succeeded', 'Payments that went through (status success)'],
 				],
-				default: [],
-				description:
-					'Which notifications start the workflow, judged by the status the gateway confirms (a notification it did not confirm is Other). Leave empty for every authentic notification.',
-			},
+			),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -175,80 +257,31 @@ export class PaymentGatewayTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const notification = readNotification(this.getBodyData(), this.getRequestObject().rawBody);
-		if (notification instanceof RefusedNotification) {
-			answer(this, notification.statusCode, { error: notification.message });
-			return { noWebhookResponse: true };
-		}
-
-		const credentials = await this.getCredentials(CREDENTIAL_NAME);
-		const secret = stringText(credentials.clientSecret);
-		if (!secret) {
-			answer(this, 500, { error: 'The trigger cannot verify notifications: its credential has no Client Secret' });
-			return { noWebhookResponse: true };
-		}
-		if (!isAuthenticSignature(secret, notification.orderId, notification.paymentId, notification.signature)) {
-			answer(this, 401, { error: 'Missing or invalid signature' });
-			return { noWebhookResponse: true };
-		}
-
+		const authentic = await authenticNotification(this);
+		if (!authentic) return { noWebhookResponse: true };
+		const { notification, credentials } = authentic;
 		answer(this, 200, { received: true });
 		// A signed notification's save must not drop what this process keeps for the workflow (shared/workflowState.ts);
 		// after the signature, so that unsigned requests cost no save.
 		linkWorkflowState(this);
 
 		// Of what the notification carries, only a notification's declared fields reach the item, each of its kind.
-		const funnel = funnelFor({ clientId: stringText(credentials.clientId), clientSecret: secret, cardEncryptionKey: stringText(credentials.cardEncryptionKey) });
+		const funnel = funnelFor(secretsOf(credentials));
 		const ids = { orderId: notification.orderId, paymentId: notification.paymentId };
 		const claims = { ...claimsOf(notification, funnel, ids), ...ids };
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const node = this.getNode();
-		const scope = `${this.getWorkflow().id ?? ''}\u0000${node.name}`;
+		const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().name}`;
 		const recheck = options.recheckStatus !== false;
 		const ignoreRepeats = options.ignoreRepeats !== false;
 		// A test event ("Listen for test event") teaches nothing: its store is not the active workflow's.
 		// Read at once, before any wait for the gateway: what other processes saved meanwhile is learnt at every request.
 		const repeats = ignoreRepeats && this.getMode() !== 'manual' ? new Repeats(this.getWorkflowStaticData('node'), scope) : undefined;
-		let item: IDataObject;
-		let progress = '';
-		if (recheck) {
-			// Replays of one payment share and space its reads (rechecks.ts): a claim already explained reads nothing.
-			const rechecks = new Rechecks(scope);
-			const claim = claimOf(notification);
-			const shared = await rechecks.recheck(notification.paymentId, claim, async () => await confirmation(this, notification, options), !ignoreRepeats);
-			// An unconfirmed read shared by many deliveries starts one execution, unless the author asked for every one.
-			if (shared.kind === 'dropped' || (ignoreRepeats && !shared.first)) return { noWebhookResponse: true };
-			const { confirmation: confirmed } = shared;
-			item = confirmedItem(claims, confirmed);
-			if (confirmed.verified) {
-				progress = confirmed.progress;
-				rechecks.learnt(notification.paymentId, confirmed, explainedClaim(confirmed.values.status, notification.status, claim));
-			} else {
-				item.recheckError = { ...confirmed.failure, description: NOT_CONFIRMED };
-			}
-		} else {
-			// With the re-check off nothing is confirmed, and the claims stay under claim names all the same.
-			item = confirmedItem(claims, undefined);
-		}
-		// An unconfirmed notification is Other: it never passes Succeeded or Refunded on a claim.
-		const outcome = recheck
-			? item.statusVerified === true
-				? confirmedOutcome(item.status)
-				: 'other'
-			: claimedOutcome(notification);
-		const outcomes = this.getNodeParameter('outcomes', []) as Outcome[];
-		if (outcomes.length > 0 && !outcomes.includes(outcome)) return { noWebhookResponse: true };
+		const checked = await checkedItem(this, notification, claims, { options, scope, recheck, ignoreRepeats });
+		if (!checked) return { noWebhookResponse: true };
 
-		// Only what was confirmed counts as handled: an unconfirmed one may be news next time.
-		if (repeats && (item.statusVerified === true || !recheck)) {
-			// The key holds confirmed values only: a refundId, an event type, a time or a status the sender wrote makes
-			// nothing new. With the re-check off nothing is confirmed, so a payment starts the workflow once, and its
-			// claims never reach the store of paid payments.
-			const status = recheck ? item.status : '';
-			const repeat = repeats.handledBefore(notification.paymentId, status, progress, recheck ? repeatKindOf(status) : 'unpaid');
-			repeats.save();
-			if (repeat) return { noWebhookResponse: true };
-		}
-		return { workflowData: [[{ json: item }]], noWebhookResponse: true };
+		const outcomes = this.getNodeParameter('outcomes', []) as Outcome[];
+		if (outcomes.length > 0 && !outcomes.includes(outcomeOf(checked.item, notification, recheck))) return { noWebhookResponse: true };
+		if (repeats && handledBefore(repeats, notification, checked, recheck)) return { noWebhookResponse: true };
+		return { workflowData: [[{ json: checked.item }]], noWebhookResponse: true };
 	}
 }

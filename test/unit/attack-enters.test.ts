@@ -1,6 +1,6 @@
 import { oversizeOf } from '../../nodes/PaymentGateway/shared/confirm';
 import { answerAmount, fieldAmount, readAmount } from '../../nodes/PaymentGateway/validation/amount';
-import { baseAddresses, checkoutPageAddress } from '../../nodes/PaymentGateway/validation/credential';
+import { baseAddresses, checkedCheckoutPageAddress } from '../../nodes/PaymentGateway/validation/credential';
 import { InvalidInput, validateCardNumber } from '../../nodes/PaymentGateway/validation/input';
 
 // The unit-level reproductions of test/engine/attack-enters.test.ts: each FINDING fails where the package lets wrong
@@ -18,7 +18,7 @@ describe('the Hosted Checkout Page URL and the Base URLs\' rules', () => {
 		const address = 'https://evil.example\\@merchant.example.com/cpbs/pg';
 		expect(() => baseAddresses({ ...credentials(''), baseUrl: address })).toThrow(/backslashes/);
 		expect(new URL(address).host).toBe('evil.example');
-		expect(() => checkoutPageAddress(credentials(address))).toThrow(/Hosted Checkout Page URL/);
+		expect(() => checkedCheckoutPageAddress(credentials(address))).toThrow(/Hosted Checkout Page URL/);
 	});
 
 	it.each([
@@ -30,7 +30,7 @@ describe('the Hosted Checkout Page URL and the Base URLs\' rules', () => {
 	])('holds, was a finding: a page with %s is taken as typed, not as a browser reads it', (_label, address) => {
 		let page: string | undefined;
 		try {
-			page = checkoutPageAddress(credentials(address));
+			page = checkedCheckoutPageAddress(credentials(address));
 		} catch {
 			return;
 		}

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { DailyLedger, ledgerScope, linkLedgers, WINDOW_MS } from '../../nodes/PaymentGateway/actions/toolLedger';
+import { DailyLedger, ledgerScope, linkLedgers, WINDOW_MS } from '../../nodes/PaymentGateway/shared/toolLedger';
 
 // The daily budget's ledger on a simulated clock: the 24-hour window, calls in flight, two processes saving over each
 // other, and stored values that are not the ledger's own.
@@ -20,7 +20,7 @@ function ledgerOfAnotherProcess(): typeof DailyLedger {
 	let loaded: typeof DailyLedger | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		loaded = (require('../../nodes/PaymentGateway/actions/toolLedger') as { DailyLedger: typeof DailyLedger }).DailyLedger;
+		loaded = (require('../../nodes/PaymentGateway/shared/toolLedger') as { DailyLedger: typeof DailyLedger }).DailyLedger;
 	});
 	return loaded!;
 }

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { isPlainObject } from '../helpers/json';
 import { stringText } from '../helpers/text';
 import { timeoutOption } from '../shared/options';
+import { MERCHANT_HEADER } from '../transport/headers';
 import type { CallSettings } from '../transport/request';
 import { InvalidInput, MAX_RETRIES, validateHeaderValue, validateRetries, validateTimeout } from '../validation/input';
 
@@ -92,19 +93,7 @@ export function optionsCollection(kind: 'sentOnce' | 'repeatable', extra: INodeP
 	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 }
 
-const HEADER_LABELS: Record<string, string> = {
-	acceptLanguage: 'Accept-Language',
-	browserFingerprint: 'Browser Fingerprint',
-	userAgent: 'User Agent',
-	merchantIp: 'Merchant IP',
-};
-
-const HEADER_FOR_OPTION: Record<string, string> = {
-	acceptLanguage: 'Accept-Language',
-	browserFingerprint: 'X-MERCHANT-BROWSER-FINGERPRINT',
-	userAgent: 'X-MERCHANT-USER-AGENT',
-	merchantIp: 'X-MERCHANT-IP',
-};
+const HEADER_OPTIONS = ['acceptLanguage', 'browserFingerprint', 'userAgent', 'merchantIp'] as const;
 
 const holdsExpression = (value: unknown): boolean =>
 	typeof value === 'string'
@@ -140,15 +129,16 @@ export function callSettings(ctx: IExecuteFunctions, itemIndex: number): CallSet
 // Max Retries applies to reads only (a write is never sent twice), so its default can be set for every operation.
 function checkedSettings(options: IDataObject, itemIndex: number): CallSettings {
 	const headers: IDataObject = {};
-	for (const [option, header] of Object.entries(HEADER_FOR_OPTION)) {
-		const field = `${HEADER_LABELS[option]} (options.${option})`;
+	for (const option of HEADER_OPTIONS) {
+		const label = headerOptions.find(({ name }) => name === option)?.displayName;
+		const field = `${label} (options.${option})`;
 		const given = options[option];
 		// A value that is not text (an object from an expression) would otherwise be dropped for the default, unsaid.
 		if (given !== undefined && given !== null && typeof given !== 'string' && typeof given !== 'number') {
 			throw new InvalidInput(field, 'must be text');
 		}
 		const value = stringText(typeof given === 'number' ? String(given) : given);
-		if (value) headers[header] = validateHeaderValue(field, value);
+		if (value) headers[MERCHANT_HEADER[option]] = validateHeaderValue(field, value);
 	}
 	const timeout = validateTimeout('Timeout (options.timeout)', options.timeout);
 	const maxRetries = validateRetries('Max Retries (options.maxRetries)', options.maxRetries, DEFAULT_RETRIES);

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { DailyLedger, ledgerScope, MAX_ENTRIES } from './toolLedger';
+import { DailyLedger, ledgerScope, MAX_ENTRIES } from '../shared/toolLedger';
 import { inThousandths } from '../validation/amount';
 import type { ToolLimits } from './toolMode';
 import { ToolRefusal } from '../shared/nodeError';
-import { DAILY, NOTHING_SENT, TOTAL } from './toolMode';
+import { DAILY, NOTHING_SENT, sentBefore, TOTAL } from './toolMode';
 
 /** What one tool node moved in one execution, and what its calls still in flight may move, in thousandths. */
 interface Tally {
@@ -154,7 +154,7 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 	const total = inThousandths(limits.total);
 	const { what, currency } = limits;
 	if (tally.moved + tally.held + wanted > total) {
-		const sent = afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT;
+		const sent = sentBefore(what, afterReading);
 		const underWay = tally.held > 0 ? `, and ${shown(tally.held)} ${currency} in calls still under way` : '';
 		throw new ToolRefusal(
 			`Refused: a ${what} of ${amount} ${currency} would take this tool above its ${TOTAL} of ${shown(total)} ${currency}: it has moved ${shown(tally.moved)} ${currency} in this execution${underWay}. ${sent} Ask a person to make this ${what}.`,
@@ -165,9 +165,9 @@ export function holdBudget(ctx: IExecuteFunctions, limits: ToolLimits | undefine
 	const ledger = ledgerOf(ctx, limits);
 	const day = ledger.spent();
 	if (day.moved + day.held + wanted > inThousandths(limits.daily)) {
-		throw dailyRefusal(ledger, limits, amount, afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT);
+		throw dailyRefusal(ledger, limits, amount, sentBefore(what, afterReading));
 	}
-	refuseWhenFull(ledger, limits, afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT);
+	refuseWhenFull(ledger, limits, sentBefore(what, afterReading));
 	const settleDay = ledger.hold(wanted);
 	tally.held += wanted;
 	let open = true;

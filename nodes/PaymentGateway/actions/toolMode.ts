@@ -160,7 +160,7 @@ export function toolLimits(ctx: IExecuteFunctions, itemIndex: number, what: stri
 }
 
 /** What went out before a refusal: nothing, or only the read of the payment. */
-const sentBefore = (what: string, afterReading: boolean) =>
+export const sentBefore = (what: string, afterReading: boolean) =>
 	afterReading ? `No ${what} was sent; only the payment was read.` : NOTHING_SENT;
 
 /**

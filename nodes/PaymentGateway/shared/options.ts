@@ -13,3 +13,20 @@ export function timeoutOption(description: string): INodeProperties {
 		description,
 	};
 }
+
+/** A field the editor shows as a list, each choice as [name, value, description] in the order it shows them. */
+export function listField(
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'default' | 'description' | 'displayOptions'> & { multiple?: boolean },
+	choices: Array<[name: string, value: string, description: string]>,
+): INodeProperties {
+	const { displayName, name, multiple, displayOptions } = field;
+	return {
+		displayName,
+		name,
+		type: multiple ? 'multiOptions' : 'options',
+		options: choices.map(([choice, value, description]) => ({ name: choice, value, description })),
+		default: field.default,
+		description: field.description,
+		...(displayOptions ? { displayOptions } : {}),
+	};
+}

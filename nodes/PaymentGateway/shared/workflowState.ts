@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { linkLedgers } from '../actions/toolLedger';
+import { linkLedgers } from './toolLedger';
 import { linkVerified } from './repeats';
 
 /**

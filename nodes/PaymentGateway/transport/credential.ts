@@ -1,7 +1,7 @@
 import type { IAdditionalCredentialOptions, ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
-import { stringText } from '../helpers/text';
-import { baseAddresses, cardEncryptionKey, checkoutPageAddress } from '../validation/credential';
+import { anyText, stringText } from '../helpers/text';
+import { baseAddresses, cardEncryptionKey, checkedCheckoutPageAddress } from '../validation/credential';
 import { merchantHeaders } from './headers';
 import type { SecretValues } from './redact';
 import type { GatewayHost } from './types';
@@ -31,6 +31,15 @@ export interface GatewayCredential {
 	cardKey(): Buffer;
 }
 
+/** The credential's values no text may show, as the credential's authenticate() signs with them. */
+export function secretsOf(credentials: ICredentialDataDecryptedObject): SecretValues {
+	return {
+		clientId: anyText(credentials.clientId),
+		clientSecret: anyText(credentials.clientSecret),
+		cardEncryptionKey: anyText(credentials.cardEncryptionKey),
+	};
+}
+
 export async function readCredential(host: GatewayHost, node: INode): Promise<GatewayCredential> {
 	const credentials: ICredentialDataDecryptedObject = await host.getCredentials(CREDENTIAL_NAME);
 	const credentialRef = node.credentials?.[CREDENTIAL_NAME];
@@ -40,11 +49,7 @@ export async function readCredential(host: GatewayHost, node: INode): Promise<Ga
 	return {
 		clientId: stringText(credentials.clientId),
 		clientSecret: stringText(credentials.clientSecret),
-		secrets: {
-			clientId: stringText(credentials.clientId),
-			clientSecret: stringText(credentials.clientSecret),
-			cardEncryptionKey: stringText(credentials.cardEncryptionKey),
-		},
+		secrets: secretsOf(credentials),
 		headers: merchantHeaders(credentials),
 		helperOptions: {
 			credentialsDecrypted: {
@@ -57,6 +62,6 @@ export async function readCredential(host: GatewayHost, node: INode): Promise<Ga
 		bases: () => (bases ??= baseAddresses(credentials)),
 		fieldOf: (family) => (family === 'long' && stringText(credentials.checkoutBaseUrl) ? 'Checkout Base URL' : 'Base URL'),
 		cardKey: () => (cardKey ??= cardEncryptionKey(credentials.cardEncryptionKey)),
-		checkoutPage: () => (checkoutPage ??= { address: checkoutPageAddress(credentials) }).address,
+		checkoutPage: () => (checkoutPage ??= { address: checkedCheckoutPageAddress(credentials) }).address,
 	};
 }

@@ -1,6 +1,5 @@
 import type { INode, NodeApiError } from 'n8n-workflow';
 
-import type { Deadline } from './deadline';
 import { gatewayError } from './errors';
 import type { GatewayCall } from './types';
 import { offersRetries } from './types';
@@ -29,7 +28,7 @@ export const NETWORK_PHRASES: Record<string, string> = {
 const NETWORK_CODES = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|socket hang up|aborted|timeout/i;
 
 /** Only the code of a failed request goes on: the error itself can hold the signed request and its headers. */
-export function noAnswerOf(error: unknown, deadline: Pick<Deadline, 'passed'>): NoAnswer {
+export function noAnswerOf(error: unknown, deadline: { readonly passed: boolean }): NoAnswer {
 	if (error instanceof NoAnswer) return error;
 	const seen = new Set<unknown>();
 	let current: unknown = error;
@@ -73,6 +72,14 @@ export function noAnswerError(
 
 /** A 3xx answer: the gateway's answers are never redirects, and following one would send the credentials elsewhere. */
 export const isRedirect = (statusCode: number): boolean => statusCode >= 300 && statusCode < 400;
+
+/** Whether the answer is a redirect; its body is then let go of unread, so that its connection is freed. */
+export function droppedRedirect(response: { statusCode?: number; body?: unknown }): boolean {
+	if (!isRedirect(response.statusCode ?? 0)) return false;
+	const stream = response.body as { destroy?: () => void } | null | undefined;
+	if (stream && typeof stream.destroy === 'function') stream.destroy();
+	return true;
+}
 
 /**
  * A redirect is never followed (n8n's helper would send the Basic header and a signed body to its address): it fails

@@ -210,8 +210,12 @@ function shapeValue(declared: Kind | Shape | ListOf, value: unknown, funnel: Fun
 const isListOf = (declared: Shape | ListOf): declared is ListOf => typeof declared.listOf === 'object' && typeof declared.max === 'number';
 
 /** Every text an output holds, its names included, in order. */
-const textsOf = (value: unknown): string[] =>
-	typeof value === 'string' ? [value] : isPlainObject(value) || Array.isArray(value) ? Object.entries(value).flatMap(([key, entry]) => [key, ...textsOf(entry)]) : typeof value === 'number' ? [String(value)] : [];
+function textsOf(value: unknown): string[] {
+	if (typeof value === 'string') return [value];
+	if (typeof value === 'number') return [String(value)];
+	if (isPlainObject(value) || Array.isArray(value)) return Object.entries(value).flatMap(([key, entry]) => [key, ...textsOf(entry)]);
+	return [];
+}
 
 /**
  * The record as it leaves, `droppedFields` added when anything was left out. The fields kept are read again all

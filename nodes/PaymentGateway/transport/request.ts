@@ -8,10 +8,10 @@ import type { GatewayCredential } from './credential';
 import { CREDENTIAL_NAME, readCredential } from './credential';
 import type { Deadline } from './deadline';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
-import { isRedirect, NoAnswer, noAnswerError, noAnswerOf, redirectError } from './network';
+import { droppedRedirect, isRedirect, NoAnswer, noAnswerError, noAnswerOf, redirectError } from './network';
 import { funnelFor } from './redact';
 import { asKind } from './outputs';
-import { dataOfAnswer, unreadableAnswerError } from './result';
+import { dataOfAnswerOrThrow, unreadableAnswerError } from './result';
 import { asksForRetry, isRateLimited, nextRetryWaitMs, paceOutcome, retriesAllowed } from './retry';
 import type { Call, CallSettings, Endpoint, Gateway, GatewayCall, GatewayHost } from './types';
 
@@ -59,12 +59,6 @@ function subjectOf(call: GatewayCall, shown: (id: string) => string): string | u
 	const card = /^\/customer\/([^/]+)\/digitalCards(?:\/([^/]+))?$/.exec(call.path);
 	if (card) return card[2] ? `card ${shown(decoded(card[2]))} of customer ${shown(decoded(card[1]))}` : `customer ${shown(decoded(card[1]))}`;
 	return undefined;
-}
-
-/** An unread body is let go of, so that its connection is freed. */
-function discard(body: unknown): void {
-	const stream = body as { destroy?: () => void } | null;
-	if (stream && typeof stream.destroy === 'function') stream.destroy();
 }
 
 /** The request as n8n's helper sends it; the body is serialized once, so that what is signed is what is sent. */
@@ -115,10 +109,7 @@ export async function openGateway(host: GatewayHost, endpoint: Endpoint, pace?: 
 			) as Promise<IN8nHttpFullResponse>,
 			deadline,
 		);
-		if (isRedirect(response.statusCode)) {
-			discard(response.body);
-			return { response, raw: '' };
-		}
+		if (droppedRedirect(response)) return { response, raw: '' };
 		return { response, raw: await readAnswer(response.body, deadline) };
 	}
 
@@ -204,7 +195,7 @@ export async function openGateway(host: GatewayHost, endpoint: Endpoint, pace?: 
 				throw unreadableAnswerError(node, call, itemIndex, what, httpStatus);
 			}
 			const answered = call.cardData ? funnelFor({ ...credential.secrets, card: call.cardData }) : funnel;
-			return dataOfAnswer(node, call, itemIndex, body, httpStatus, uncertain, answered);
+			return dataOfAnswerOrThrow(node, call, itemIndex, body, httpStatus, uncertain, answered);
 		}
 	}
 

@@ -65,7 +65,7 @@ export function unreadableAnswerError(
  * (its answer was lost, or was no refusal). What leaves of it is what the endpoint declares (`answer`), every text
  * through `funnel`; a failure leaves only its known fields.
  */
-export function dataOfAnswer(
+export function dataOfAnswerOrThrow(
 	node: INode,
 	call: GatewayCall,
 	itemIndex: number,

@@ -75,7 +75,7 @@ export function cardEncryptionKey(value: unknown): Buffer {
 export function checkCredentialFields(credentials: IDataObject): void {
 	baseAddresses(credentials);
 	cardEncryptionKey(credentials.cardEncryptionKey);
-	checkoutPageAddress(credentials);
+	checkedCheckoutPageAddress(credentials);
 }
 
 /** Both path families of the merchant API live under /nac/api/ in real deployments; the checkout page does not. */
@@ -95,7 +95,7 @@ function underApiBase(page: string, credentials: IDataObject): boolean {
  * The hosted checkout page, when set: Create Checkout appends `?actionType=checkout&…` to it and a customer's
  * browser opens it, so it is a page of its own (a path on https, http only on this machine), not an API address.
  */
-export function checkoutPageAddress(credentials: IDataObject): string | undefined {
+export function checkedCheckoutPageAddress(credentials: IDataObject): string | undefined {
 	const field = 'Hosted Checkout Page URL';
 	if (!stringText(credentials.checkoutPageUrl)) return undefined;
 	const { address, url } = webAddress(field, credentials.checkoutPageUrl, 'a customer’s browser opens it');

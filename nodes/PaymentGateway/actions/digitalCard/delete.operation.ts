@@ -47,5 +47,3 @@ export const operation = defineOperation({
 	answer: CARD_DELETED,
 	execute,
 });
-
-export const description = operation.fields;

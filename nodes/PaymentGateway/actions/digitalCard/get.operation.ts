@@ -33,5 +33,3 @@ export const operation = defineOperation({
 	answer: CARD,
 	execute,
 });
-
-export const description = operation.fields;

@@ -63,5 +63,3 @@ export const operation = defineOperation({
 	execute,
 	hints,
 });
-
-export const description = operation.fields;

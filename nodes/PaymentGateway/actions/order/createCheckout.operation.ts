@@ -83,5 +83,3 @@ export const operation = defineOperation({
 	execute,
 	hints,
 });
-
-export const description = operation.fields;

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { fieldAmount } from '../../validation/amount';
 import { currencyDigits, InvalidInput, optionalText, requireText, validateCurrency, validateEmail } from '../../validation/input';
+import { listField } from '../../shared/options';
 import { moneyField } from '../fields';
 
 /** What to check before creating an order again whose outcome is unknown, either way of creating it. */
@@ -65,18 +66,16 @@ export function orderFields(checkout: boolean): INodeProperties[] {
 		},
 	];
 	if (checkout) {
-		fields.push({
-			displayName: 'Redirect Type',
-			name: 'redirectType',
-			type: 'options',
-			options: [
-				{ name: 'Post', value: 'post', description: 'The gateway posts the result to your page' },
-				{ name: 'Redirect', value: 'redirect', description: 'The customer is sent back with a plain redirect' },
-			],
-			// As the live gateway's public clients send it.
-			default: 'redirect',
-			description: 'How the customer comes back to you after paying',
-		});
+		fields.push(
+			listField(
+				// Redirect by default, as the live gateway's public clients send it.
+				{ displayName: 'Redirect Type', name: 'redirectType', default: 'redirect', description: 'How the customer comes back to you after paying' },
+				[
+					['Post', 'post', 'The gateway posts the result to your page'],
+					['Redirect', 'redirect', 'The customer is sent back with a plain redirect'],
+				],
+			),
+		);
 	}
 	const additional: INodeProperties[] = [
 		{

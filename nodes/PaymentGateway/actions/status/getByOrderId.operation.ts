@@ -51,5 +51,3 @@ export const operation = defineOperation({
 	execute,
 	hints,
 });
-
-export const description = operation.fields;

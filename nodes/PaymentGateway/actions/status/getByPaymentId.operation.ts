@@ -31,5 +31,3 @@ export const operation = defineOperation({
 	answer: PAYMENT_RECORD,
 	execute,
 });
-
-export const description = operation.fields;

@@ -9,6 +9,9 @@ import { digitalCardIdField, digitalCardIdOf, moneyField, orderIdField } from '.
 import { holdBudget, leftToday } from '../toolBudget';
 import { assertAnswerMatches, inToolMode, isToolMode, outsideToolMode, storedCardCall, toolLimitFields } from '../toolMode';
 import { PAYMENT } from '../../shared/answers';
+import { listField } from '../../shared/options';
+
+const CHECK_FIRST = 'Check the order with Status → Get by Order ID before initiating again, so that the customer is not charged twice.';
 
 const cardMode = { show: { paymentMode: ['card'] } };
 const tokenMode = { show: { paymentMode: ['token'] } };
@@ -129,28 +132,24 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to store the card for future payments; the output then carries securedCardDetails with customerId and digitalCardId',
 	},
-	{
-		displayName: 'Customer Authentication',
-		name: 'customerAuthentication',
-		type: 'options',
-		options: [
-			{ name: 'CVV and OTP', value: 'cvvAndOtp', description: 'The customer confirms with CVV and a one-time password' },
-			{ name: 'OTP Only', value: 'otpOnly', description: 'The customer confirms with a one-time password only' },
-			{ name: 'None', value: 'none', description: 'No confirmation by the customer' },
+	listField(
+		{ displayName: 'Customer Authentication', name: 'customerAuthentication', default: 'cvvAndOtp', description: 'How the customer confirms the payment', displayOptions: outsideToolMode },
+		[
+			['CVV and OTP', 'cvvAndOtp', 'The customer confirms with CVV and a one-time password'],
+			['OTP Only', 'otpOnly', 'The customer confirms with a one-time password only'],
+			['None', 'none', 'No confirmation by the customer'],
 		],
-		default: 'cvvAndOtp',
-		description: 'How the customer confirms the payment',
-		displayOptions: outsideToolMode,
-	},
-	{
-		displayName: 'Customer Authentication',
-		name: 'customerAuthentication',
-		type: 'options',
-		options: [{ name: 'OTP Only', value: 'otpOnly', description: 'The customer confirms the real amount with a one-time password' }],
-		default: 'otpOnly',
-		description: "An AI agent's tool pays only with the customer's own confirmation: the limits see the amount the agent states, the customer sees the one charged",
-		displayOptions: inToolMode,
-	},
+	),
+	listField(
+		{
+			displayName: 'Customer Authentication',
+			name: 'customerAuthentication',
+			default: 'otpOnly',
+			description: "An AI agent's tool pays only with the customer's own confirmation: the limits see the amount the agent states, the customer sees the one charged",
+			displayOptions: inToolMode,
+		},
+		[['OTP Only', 'otpOnly', 'The customer confirms the real amount with a one-time password']],
+	),
 	...toolLimitFields('payment'),
 ];
 
@@ -222,8 +221,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	return { ...payment, toolBudgetLeftToday: leftToday(this, tool.limits) };
 }
 
-const CHECK_FIRST = 'Check the order with Status → Get by Order ID before initiating again, so that the customer is not charged twice.';
-
 export const operation = defineOperation({
 	resource: 'transaction',
 	value: 'initiate',
@@ -281,5 +278,3 @@ export const operation = defineOperation({
 	answer: PAYMENT,
 	execute,
 });
-
-export const description = operation.fields;

@@ -14,6 +14,8 @@ import type { BudgetHold } from '../toolBudget';
 import { assertLimitCurrency, assertWithinLimit, toolLimitFields, toolLimits } from '../toolMode';
 import { PAYMENT_RECORD, REFUND } from '../../shared/answers';
 
+const CHECK_FIRST = 'Check the payment with Status → Get by Payment ID before refunding again, so that the customer is not refunded twice.';
+
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -146,8 +148,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, gatewa
 	return limits ? { ...record, toolBudgetLeftToday: leftToday(this, limits) } : record;
 }
 
-const CHECK_FIRST = 'Check the payment with Status → Get by Payment ID before refunding again, so that the customer is not refunded twice.';
-
 export const operation = defineOperation({
 	resource: 'transaction',
 	value: 'refund',
@@ -181,5 +181,3 @@ export const operation = defineOperation({
 	answer: REFUND,
 	execute,
 });
-
-export const description = operation.fields;

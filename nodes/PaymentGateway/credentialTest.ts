@@ -7,17 +7,18 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { PaymentGatewayApi } from '../../../credentials/PaymentGatewayApi.credentials';
-import { isPlainObject } from '../helpers/json';
-import { anyText, stringText } from '../helpers/text';
-import { baseAddresses, checkCredentialFields, InvalidCredential } from '../validation/credential';
-import { parseAnswer, readAnswer, UnreadableAnswer } from './answer';
-import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
-import { gatewayMessage } from './errors';
-import type { NoAnswer } from './network';
-import { isRedirect, NETWORK_PHRASES, noAnswerOf } from './network';
-import { funnelFor } from './redact';
-import { isGatewayShaped, numericResCode } from './result';
+import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
+import { isPlainObject } from './helpers/json';
+import { stringText } from './helpers/text';
+import { parseAnswer, readAnswer, UnreadableAnswer } from './transport/answer';
+import { secretsOf } from './transport/credential';
+import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './transport/deadline';
+import { gatewayMessage } from './transport/errors';
+import type { NoAnswer } from './transport/network';
+import { droppedRedirect, isRedirect, NETWORK_PHRASES, noAnswerOf } from './transport/network';
+import { funnelFor } from './transport/redact';
+import { isGatewayShaped, numericResCode } from './transport/result';
+import { baseAddresses, checkCredentialFields, InvalidCredential } from './validation/credential';
 
 /** The name the nodes' `testedBy` gives n8n to find this test among their `methods.credentialTest`. */
 export const CREDENTIAL_TEST_NAME = 'paymentGatewayApiTest';
@@ -109,10 +110,7 @@ async function send(host: ICredentialTestFunctions, probe: Probe, baseURL: strin
 			}) as Promise<IN8nHttpFullResponse>,
 			deadline,
 		);
-		if (isRedirect(response.statusCode ?? 0)) {
-			(response.body as { destroy?: () => void } | undefined)?.destroy?.();
-			return { statusCode: response.statusCode };
-		}
+		if (droppedRedirect(response)) return { statusCode: response.statusCode };
 		const parsed = parseAnswer(await readAnswer(response.body, deadline));
 		// An answer out of bounds was not read: it is no answer of the gateway's.
 		return { statusCode: response.statusCode, body: isPlainObject(parsed) && !(parsed instanceof UnreadableAnswer) ? parsed : undefined };
@@ -123,16 +121,11 @@ async function send(host: ICredentialTestFunctions, probe: Probe, baseURL: strin
 
 /** The gateway's message through the redaction funnel (a proxy may echo what it was sent), cut short. */
 function gatewaySaid(body: IDataObject, statusCode: number, data: ICredentialDataDecryptedObject): string {
-	const funnel = funnelFor({
-		clientId: anyText(data.clientId),
-		clientSecret: anyText(data.clientSecret),
-		cardEncryptionKey: anyText(data.cardEncryptionKey),
-	});
-	return funnel.text(gatewayMessage(body, statusCode));
+	return funnelFor(secretsOf(data)).text(gatewayMessage(body, statusCode));
 }
 
 /** What is wrong with the field a probe went to, in words a user can act on; undefined when the answer is fine. */
-function problemOf(probe: Probe, answer: Answer, data: ICredentialDataDecryptedObject): string | undefined {
+function problemOfProbe(probe: Probe, answer: Answer, data: ICredentialDataDecryptedObject): string | undefined {
 	const borrowed = probe.family === 'long' && !stringText(data.checkoutBaseUrl);
 	const address = borrowed
 		? `${named('Checkout Base URL')} is empty, so /nac/api/v1/pg/orders/… went to the ${named('Base URL')}, which`
@@ -190,7 +183,7 @@ export async function testGatewayCredential(
 	}
 	const bases = baseAddresses(data);
 	for (const probe of PROBES) {
-		const problem = problemOf(probe, await send(this, probe, bases[probe.family], data), data);
+		const problem = problemOfProbe(probe, await send(this, probe, bases[probe.family], data), data);
 		if (problem) return { status: 'Error', message: problem };
 	}
 	return { status: 'OK', message: 'Connection successful: the Base URL and the Checkout Base URL reach the gateway, which accepted the client' };
