@@ -19,10 +19,15 @@ const GATEWAYS = [
 	{ key: 'serves100', serves: 100, items: 1000 },
 ];
 /**
- * Each round: hand-tuned, first untuned run, second untuned run, hand-tuned (A B C A), so that a load on the machine
- * that rises or falls during a round weighs on both sides; ROUNDS rounds.
+ * The runs of each round: hand-tuned around the untuned ones, so that a load on the machine that rises or falls during a
+ * round weighs on both sides; the second round moves the first run to the front, so that neither untuned run always
+ * follows the same one (a run's garbage is collected during the next). A second run always follows its first.
  */
-const ROUNDS = Number(process.env.BENCH_PACE_ROUNDS || 2);
+const ORDERS = [
+	['handTuned', 'first', 'second', 'handTuned'],
+	['first', 'handTuned', 'second', 'handTuned'],
+];
+const ROUNDS = Number(process.env.BENCH_PACE_ROUNDS || ORDERS.length);
 
 async function statusReads(sandbox, orderIds, options) {
 	const items = await runNode(
@@ -60,7 +65,7 @@ async function measured(sandbox, orderIds, options) {
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 async function paceLearnedOnce(sandbox, orderIds, progress) {
-	const result = { latencyMs: LATENCY_MS, retryAfterSeconds: RETRY_AFTER_S, rounds: ROUNDS, gateways: [] };
+	const result = { latencyMs: LATENCY_MS, retryAfterSeconds: RETRY_AFTER_S, rounds: ROUNDS, orders: ORDERS, gateways: [] };
 	for (const gateway of GATEWAYS) {
 		const ids = orderIds.slice(0, gateway.items);
 		await sandbox.setCapacity({ serves: gateway.serves, retryAfter: RETRY_AFTER_S });
@@ -68,13 +73,8 @@ async function paceLearnedOnce(sandbox, orderIds, progress) {
 		await sandbox.takeLog();
 		const runs = { handTuned: [], first: [], second: [] };
 		for (let round = 0; round < ROUNDS; round++) {
-			const order = [
-				['handTuned', { concurrency: gateway.serves }],
-				['first', {}],
-				['second', {}],
-				['handTuned', { concurrency: gateway.serves }],
-			];
-			for (const [key, options] of order) {
+			for (const key of ORDERS[round % ORDERS.length]) {
+				const options = key === 'handTuned' ? { concurrency: gateway.serves } : {};
 				// A first run is the first in its process: nothing learned yet (what a fresh n8n process starts with).
 				if (key === 'first') forgetPaces();
 				const run = await measured(sandbox, ids, options);
@@ -106,8 +106,9 @@ function printPaceLearnedOnce(pace) {
 	if (!pace) return;
 	console.log(
 		`\nThe gateway's pace learned once: status reads, untuned (no options) as the first run in a process and as the second,` +
-			` against Concurrency = the capacity; 429 with Retry-After ${pace.retryAfterSeconds} s beyond it; ${pace.rounds} rounds of` +
-			' hand-tuned, first, second, hand-tuned; times as the sandbox saw them, means of the runs (each run in brackets)',
+			` against Concurrency = the capacity; 429 with Retry-After ${pace.retryAfterSeconds} s beyond it; ${pace.rounds} rounds` +
+			` (${pace.orders.slice(0, pace.rounds).map((order) => order.join(' ')).join('; ')}); times as the sandbox saw them,` +
+			' means of the runs (each run in brackets)',
 	);
 	for (const gateway of pace.gateways) {
 		console.log(`  serves ${gateway.serves} at once, ${gateway.latencyMs} ms an answer, ${gateway.items} items:`);
