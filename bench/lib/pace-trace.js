@@ -35,7 +35,9 @@ AdaptiveLimit.prototype.finish = function finish(ticket, outcome) {
 
 function report(label, ms, list) {
 	const t0 = list[0].at;
-	console.log(`\n${label}: ${(ms / 1000).toFixed(2)} s wall`);
+	const cuts = list.filter((event) => event.cut).length;
+	const lowest = Math.min(...list.filter((event) => event.limit !== undefined).map((event) => event.limit));
+	console.log(`\n${label}: ${(ms / 1000).toFixed(2)} s wall; limit at least ${lowest}, ${cuts} cut(s)`);
 	if (process.env.TRACE_QUIET) return;
 	const buckets = new Map();
 	for (const event of list) {
