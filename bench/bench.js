@@ -8,7 +8,9 @@
 // BENCH_ROUNDS rounds of the overhead comparison (6), BENCH_MEMORY_N item counts of the memory runs (1000,10000).
 // BENCH_ONLY=capacity runs only the section "a gateway of unknown capacity" and writes bench/results-capacity.json;
 // BENCH_ONLY=trigger only "the trigger under replays", into bench/results-trigger.json; BENCH_ONLY=answers only
-// "answer handling", this build beside commit 66efd05's, into bench/results-answers.json.
+// "answer handling", this build beside commit 66efd05's, into bench/results-answers.json; BENCH_ONLY=pace only "the
+// gateway's pace learned once" (untuned first and second runs in one process against hand-tuned), into
+// bench/results-pace.json.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -21,6 +23,7 @@ const { httpRequestStatusOfAll, untunedStatusOfAll } = require('./lib/untuned');
 const { unknownCapacity } = require('./lib/capacity');
 const { triggerReplays } = require('./lib/trigger-replays');
 const { answerHandling } = require('./lib/answers');
+const { paceLearnedOnce } = require('./lib/pace-memory');
 const { cleanUpCards, paidOrders, statusOfAll, storeCards } = require('./lib/node-runs');
 const { plainClient } = require('./lib/plain-client');
 const { timed } = require('./lib/pool');
@@ -40,7 +43,7 @@ const CLEANUP = { customers: 200, cardsEach: 5, concurrency: 10 };
 const UNTUNED = { items: 300, latencyMs: 1000 };
 
 const ONLY = process.env.BENCH_ONLY || undefined;
-const SECTIONS = ['capacity', 'trigger', 'answers'];
+const SECTIONS = ['capacity', 'trigger', 'answers', 'pace'];
 if (ONLY !== undefined && !SECTIONS.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${SECTIONS.join(', ')}, not "${ONLY}"`);
 const CAPACITY_ITEMS = 1000;
 
@@ -287,6 +290,9 @@ async function everySection(sandbox, results) {
 	progress('a gateway of unknown capacity ...');
 	results.capacity = await unknownCapacity(sandbox, plain.statusHeaders(), allOrderIds.slice(0, CAPACITY_ITEMS), progress);
 
+	progress("the gateway's pace learned once ...");
+	results.paceMemory = await paceLearnedOnce(sandbox, allOrderIds.slice(0, CAPACITY_ITEMS), progress);
+
 	progress('the trigger under replays ...');
 	results.triggerReplays = await triggerReplays(sandbox, allOrderIds, undefined, progress);
 
@@ -315,6 +321,11 @@ async function oneSection(sandbox, results) {
 	}
 	progress(`setting up ${CAPACITY_ITEMS} paid orders ...`);
 	const { orderIds, nodeHeaders } = await paidOrders(sandbox, CAPACITY_ITEMS);
+	if (ONLY === 'pace') {
+		progress("the gateway's pace learned once ...");
+		results.paceMemory = await paceLearnedOnce(sandbox, orderIds, progress);
+		return;
+	}
 	progress('a gateway of unknown capacity ...');
 	results.capacity = await unknownCapacity(sandbox, plainClient(sandbox, nodeHeaders).statusHeaders(), orderIds, progress);
 }

@@ -11,6 +11,13 @@ const { pool, timed } = require('./pool');
 const dist = path.join(__dirname, '..', '..', 'dist');
 const { PaymentGateway } = require(path.join(dist, 'nodes/PaymentGateway/PaymentGateway.node.js'));
 const { PaymentGatewayApi } = require(path.join(dist, 'credentials/PaymentGatewayApi.credentials.js'));
+const { paceMemory } = require(path.join(dist, 'nodes/PaymentGateway/transport/paceMemory.js'));
+
+/**
+ * Empties the memory of gateways' paces this process holds, as a fresh n8n process starts: every bench section that
+ * compares an untuned run as a first run calls it (the sandbox is one address whose capacity the sections change).
+ */
+const forgetPaces = () => paceMemory.forget();
 
 const ORDER = { amount: 10, currency: 'USD', uiMode: 'checkout' };
 const CUSTOMER = { customerName: 'Bench Customer', customerEmail: 'bench@example.com', customerPhone: '91234567' };
@@ -140,4 +147,5 @@ async function cleanUpCards(sandbox, customerIds, concurrency) {
 	return { listed: cards.length, deleted: deleted.length, listMs, deleteMs };
 }
 
-module.exports = { PaymentGatewayApi, runNode, statusesInOrder, statusOfAll, paidOrders, storeCards, cleanUpCards };
+module.exports = {
+	forgetPaces, PaymentGatewayApi, runNode, statusesInOrder, statusOfAll, paidOrders, storeCards, cleanUpCards };

@@ -4,6 +4,7 @@
 
 const { printAnswerHandling } = require('./answers');
 const { printUnknownCapacity } = require('./capacity');
+const { printPaceLearnedOnce } = require('./pace-memory');
 
 const ms = (value, digits = 2) => value.toFixed(digits);
 const percent = (fraction) => `${(100 * fraction).toFixed(0)} %`;
@@ -170,6 +171,7 @@ function printReport(results) {
 	if (results.cleanUp) printCleanUp(results.cleanUp);
 	printUntuned(results.untuned);
 	printUnknownCapacity(results.capacity);
+	printPaceLearnedOnce(results.paceMemory);
 	printTriggerReplays(results.triggerReplays);
 	printAnswerHandling(results.answers);
 	if (results.memory) printMemory(results.memory);

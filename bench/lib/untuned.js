@@ -9,7 +9,7 @@ const path = require('node:path');
 const { runWorkflow } = require('../../test/support/engine');
 const { ensureN8n, requireFromN8n } = require('../../e2e/lib/package');
 const { CHECK_STATUS_PATH } = require('./plain-client');
-const { runNode, statusesInOrder } = require('./node-runs');
+const { forgetPaces, runNode, statusesInOrder } = require('./node-runs');
 
 async function httpRequestNode() {
 	await ensureN8n({ log: (message) => process.stderr.write(`${message}\n`) });
@@ -45,8 +45,9 @@ async function httpRequestStatusOfAll(sandbox, headers, orderIds) {
 	return statusesInOrder('the HTTP Request node', await httpRequestRun(sandbox, headers, orderIds), orderIds);
 }
 
-/** The node with only the order id set: no options at all. */
+/** The node with only the order id set: no options at all, as the first run in its process. */
 async function untunedStatusOfAll(sandbox, orderIds) {
+	forgetPaces();
 	const items = await runNode(
 		sandbox,
 		{ resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' },

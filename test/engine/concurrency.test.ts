@@ -5,6 +5,7 @@ import type { CountingProxy } from '../support/counting-proxy';
 import type { RunWorkflowResult } from '../support/engine';
 import type { Sandbox, SandboxBehindProxy } from '../support/fixtures';
 import { createOrder, initiateParameters, orderParameters, runNode, startSandboxBehindProxy } from '../support/fixtures';
+import { paceMemory } from '../../nodes/PaymentGateway/transport/paceMemory';
 import { until } from '../support/until';
 
 // The item runner's Concurrency option through n8n's engine, seen from the network: a proxy in front of the
@@ -26,6 +27,9 @@ afterAll(async () => await behindProxy.close());
 let orderIds: string[];
 let paymentIds: string[];
 beforeEach(async () => {
+	// Every test here starts as the first run in its process: what earlier tests learned of the sandbox's pace would
+	// set the start (test/engine/pace-memory.test.ts checks that it does).
+	paceMemory.forget();
 	sandbox.reset();
 	sandbox.setLatency(0);
 	proxy.delayFor = () => 0;

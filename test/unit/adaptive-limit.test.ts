@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, prefer-const -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { PaceOutcome, Ticket } from '../../nodes/PaymentGateway/transport/adaptiveLimit';
 import { AdaptiveLimit, INITIAL_LIMIT, Pace } from '../../nodes/PaymentGateway/transport/adaptiveLimit';
+import type { LearnedPace } from '../../nodes/PaymentGateway/transport/paceMemory';
 
 // The adaptive limit's rule on a simulated clock: no real time passes, so what is asserted (limits, requests refused,
 // simulated seconds) is the same on any machine.
@@ -48,9 +49,10 @@ interface Gateway {
  * `items` reads as the node's item runner makes them (as many workers as the node's maximum, each item retried up to
  * three times, waiting as Retry-After asks) through a Pace, against a simulated gateway.
  */
-async function simulate(gateway: Gateway, items: number, fixed?: number) {
+async function simulate(gateway: Gateway, items: number, fixed?: number, learned?: LearnedPace) {
 	const clock = simulatedClock();
 	const rule = new AdaptiveLimit(100, clock.now, fixed);
+	if (learned) rule.resume(learned);
 	const pace = new Pace(rule, clock.wait);
 	let serving = 0;
 	let peak = 0;
@@ -96,7 +98,7 @@ async function simulate(gateway: Gateway, items: number, fixed?: number) {
 	const done = Promise.all(Array.from({ length: Math.min(fixed ?? 100, items) }, worker));
 	await clock.run();
 	await done;
-	return { seconds: clock.now() / 1000, requests, refused, lost, peak, limits, finalLimit: rule.limit };
+	return { seconds: clock.now() / 1000, requests, refused, lost, peak, limits, finalLimit: rule.limit, learned: rule.learned() };
 }
 
 describe('AdaptiveLimit, the rule', () => {
@@ -321,5 +323,52 @@ describe('Pace, against a simulated gateway (200 ms an answer, Retry-After 1 s)'
 		expect(adaptive.lost).toBe(0);
 		// Without the latency signal it would grow to 100, where answers take 21 times as long.
 		expect(Math.max(...adaptive.limits)).toBeLessThanOrEqual(50);
+	});
+});
+
+describe('a second run, from what the first learned (transport/paceMemory.ts)', () => {
+	it('serving 10 at once: the second run of 300 reads starts at 10, is refused nothing and takes the hand-tuned time', async () => {
+		const gateway = { capacity: 10, latencyMs: 200, retryAfterMs: 1000 };
+		const first = await simulate(gateway, 300);
+		expect(first.refused).toBe(10);
+		expect(first.learned).toMatchObject({ limit: 10, slowStart: false, refusedAt: 11 });
+		// The refused level waits 20 s of runs; the first run used 6.8 of them.
+		expect(first.learned!.probeInMs).toBeCloseTo(20_000 - 6_800, -2);
+		const second = await simulate(gateway, 300, undefined, first.learned);
+		const handTuned = await simulate(gateway, 300, 10);
+		expect(second).toMatchObject({ refused: 0, lost: 0, peak: 10, seconds: handTuned.seconds });
+		// The rest of the wait goes on: the third run probes once it has passed, and learns the level again.
+		const third = await simulate(gateway, 300, undefined, second.learned);
+		expect(third.refused).toBeLessThanOrEqual(1);
+		expect(third.lost).toBe(0);
+	});
+
+	it('serving 100 at once: the second run of 1,000 reads starts at 100 and takes the hand-tuned time', async () => {
+		const gateway = { capacity: 100, latencyMs: 200, retryAfterMs: 1000 };
+		const first = await simulate(gateway, 1000);
+		expect(first.learned).toMatchObject({ limit: 100, slowStart: true, refusedAt: Infinity, probeInMs: 0, rttMs: 200 });
+		const second = await simulate(gateway, 1000, undefined, first.learned);
+		const handTuned = await simulate(gateway, 1000, 100);
+		expect(second).toMatchObject({ refused: 0, seconds: handTuned.seconds, peak: 100 });
+	});
+
+	it('still adapts both ways: a gateway that now serves fewer cuts the learned limit, one that serves more lets it grow', async () => {
+		const learned = { limit: 50, slowStart: false, refusedAt: Infinity, probeInMs: 0 };
+		const fewer = await simulate({ capacity: 10, latencyMs: 200, retryAfterMs: 1000 }, 300, undefined, learned);
+		expect(fewer).toMatchObject({ lost: 0, finalLimit: 10 });
+		const more = await simulate({ capacity: Infinity, latencyMs: 200 }, 2000, undefined, learned);
+		expect(more.finalLimit).toBeGreaterThan(50);
+	});
+
+	it('a fixed Concurrency neither starts from the memory nor adds to it', () => {
+		const rule = new AdaptiveLimit(100, () => 0, 7);
+		rule.resume({ limit: 50, slowStart: true, refusedAt: Infinity, probeInMs: 0 });
+		expect(rule.limit).toBe(7);
+		rule.finish(rule.start(), { kind: 'answered' });
+		expect(rule.learned()).toBeUndefined();
+	});
+
+	it('a run that sent nothing teaches nothing', () => {
+		expect(new AdaptiveLimit(100, () => 0).learned()).toBeUndefined();
 	});
 });

@@ -197,7 +197,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(workers, Math.max(items.length, 1)) }, worker));
+	try {
+		await Promise.all(Array.from({ length: Math.min(workers, Math.max(items.length, 1)) }, worker));
+	} finally {
+		// What the run learned of the gateway's pace, for the next run on it in this process (transport/paceMemory.ts).
+		pace?.keepLearned();
+	}
 	if (stopError) throw sendsOnce ? withSentItems(stopError, stopIndex, outputs, items.length) : stopError;
 
 	const opened = await gateway?.catch(() => undefined);

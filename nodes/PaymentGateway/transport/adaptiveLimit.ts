@@ -1,5 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
+import type { LearnedPace, PaceMemory } from './paceMemory';
+
 /**
  * How many repeatable calls (reads, card deletes) one run keeps in flight when the workflow sets no Concurrency, and
  * the run-wide pause a Retry-After asks for. Nobody knows their gateway's limit, the live test environment answers in
@@ -58,6 +60,8 @@ export class AdaptiveLimit {
 	private episodeFloor = 1;
 	private refusedAt = Infinity;
 	private probeAfter = -Infinity;
+	/** A round trip an earlier run measured: stands in for this run's until it has one. */
+	private learnedRtt: number | undefined;
 
 	/** `fixed`: the workflow's own Concurrency, never changed; Retry-After still pauses the run. */
 	constructor(
@@ -106,7 +110,36 @@ export class AdaptiveLimit {
 		this.refusedAt = Math.min(this.refusedAt, ticket.inFlightAtSend);
 		this.value = Math.max(this.episodeFloor, Math.min(this.value, this.refusedAt - 1));
 		this.slowStart = false;
-		this.probeAfter = now + PROBE_WAIT * Math.max(pauseMs, this.shortRtt ?? 0);
+		this.probeAfter = now + PROBE_WAIT * Math.max(pauseMs, this.shortRtt ?? this.learnedRtt ?? 0);
+	}
+
+	/**
+	 * Starts from what an earlier run learned, before anything is sent: its limit, its slow start if nothing had
+	 * pushed back, and a refused level not tried again until the rest of its wait has passed in this run. The rule
+	 * goes on adapting both ways from there. A fixed Concurrency ignores it.
+	 */
+	resume(learned: LearnedPace): void {
+		if (this.fixed !== undefined || this.sent > 0) return;
+		this.value = Math.min(this.max, Math.max(1, learned.limit));
+		this.slowStart = learned.slowStart;
+		if (learned.probeInMs > 0 && Number.isFinite(learned.refusedAt)) {
+			this.refusedAt = learned.refusedAt;
+			this.probeAfter = this.now() + learned.probeInMs;
+		}
+		this.learnedRtt = learned.rttMs;
+	}
+
+	/** What this run learned, for the next one; nothing when it sent nothing or kept a fixed Concurrency. */
+	learned(): LearnedPace | undefined {
+		if (this.fixed !== undefined || this.sent === 0) return undefined;
+		const probeInMs = Math.max(0, this.probeAfter - this.now());
+		return {
+			limit: this.value,
+			slowStart: this.slowStart,
+			refusedAt: probeInMs > 0 ? this.refusedAt : Infinity,
+			probeInMs,
+			rttMs: this.shortRtt ?? this.learnedRtt,
+		};
 	}
 
 	private answered(ticket: Ticket) {
@@ -146,11 +179,25 @@ export class AdaptiveLimit {
 export class Pace {
 	private readonly waiting: Array<(ticket: Ticket) => void> = [];
 	private pauseTimer: Promise<void> | undefined;
+	private memory: { store: PaceMemory; key: string } | undefined;
 
 	constructor(
 		readonly rule: AdaptiveLimit,
 		private readonly wait: (ms: number) => Promise<void> = sleep,
 	) {}
+
+	/** Starts from what `store` learned under `key` (the gateway and credential), and keeps there what this run learns. */
+	recall(store: PaceMemory, key: string): void {
+		this.memory = { store, key };
+		const learned = store.recall(key);
+		if (learned) this.rule.resume(learned);
+	}
+
+	/** At the run's end: what it learned, for the next run on the same gateway and credential. */
+	keepLearned(): void {
+		const learned = this.rule.learned();
+		if (this.memory && learned) this.memory.store.keep(this.memory.key, learned);
+	}
 
 	async acquire(): Promise<Ticket> {
 		if (this.waiting.length === 0 && this.rule.mayStart()) return this.rule.start();

@@ -9,6 +9,7 @@ import { CREDENTIAL_NAME, readCredential } from './credential';
 import type { Deadline } from './deadline';
 import { beforeDeadline, deadlineClock, DEFAULT_TIMEOUT_MS, helperTimeoutMs } from './deadline';
 import { droppedRedirect, isRedirect, NoAnswer, noAnswerError, noAnswerOf, redirectError } from './network';
+import { paceKey, paceMemory } from './paceMemory';
 import { funnelFor } from './redact';
 import { asKind } from './outputs';
 import { dataOfAnswerOrThrow, unreadableAnswerError } from './result';
@@ -85,6 +86,20 @@ function requestOptions(credential: GatewayCredential, call: GatewayCall, settin
 }
 
 /**
+ * The run's pace starts from what earlier runs in this process learned of the same addresses with the same client id.
+ * Addresses the credential cannot give (refused when the first request is made) have no memory.
+ */
+function recallPace(pace: Pace, credential: GatewayCredential) {
+	let bases: { short: string; long: string };
+	try {
+		bases = credential.bases();
+	} catch {
+		return;
+	}
+	pace.recall(paceMemory, paceKey([bases.short, bases.long], credential.clientId));
+}
+
+/**
  * The one way this package talks to the gateway. The credential signs each request in its authenticate(); this
  * picks the base URL, serializes the body once, bounds the whole exchange by the time-out and the answer's size,
  * maps every failure to a NodeApiError carrying the gateway's resCode and message, and retries repeatable calls
@@ -98,6 +113,7 @@ export async function openGateway(host: GatewayHost, endpoint: Endpoint, pace?: 
 	const deadlineIn = deadlineClock();
 	// Every text of an answer leaves through this funnel: it may quote the request (a proxy's error page) or card data.
 	const funnel = funnelFor(credential.secrets);
+	if (pace) recallPace(pace, credential);
 
 	async function attempt(options: IHttpRequestOptions, deadline: Deadline) {
 		const response = await beforeDeadline(

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * What a run learned of a gateway's pace (transport/adaptiveLimit.ts), kept in this n8n process so that the next run
+ * on the same gateway and credential starts from it instead of finding it again: a reconciliation on a schedule would
+ * otherwise pay the same first refusals and the same slow start every run. Only numbers are kept, under a hash.
+ */
+export interface LearnedPace {
+	/** The limit the run ended at. */
+	readonly limit: number;
+	/** Whether nothing had pushed back yet: the next run may still double its limit each round trip. */
+	readonly slowStart: boolean;
+	/** The level last refused, while it is not to be tried again; Infinity when there is none. */
+	readonly refusedAt: number;
+	/** Run time left before the refused level may be tried again, counted in runs, not between them. */
+	readonly probeInMs: number;
+	/** The run's recent round trip, when it had an answer. */
+	readonly rttMs?: number;
+}
+
+/** A reconciliation a day is the slowest schedule it serves; a day-old pace is too old to trust. */
+export const KEEP_MS = 24 * 60 * 60 * 1000;
+/** Far more gateways and credentials than one n8n holds, and a few kilobytes at most. */
+export const MAX_ENTRIES = 256;
+
+/**
+ * The key of a gateway and credential: the addresses requests go to and the client id, hashed, so that the memory
+ * holds no address or id in clear and nothing secret at all (the client secret and card key are never part of it).
+ * Another Base URL or another credential gives another key, and so starts afresh.
+ */
+export function paceKey(addresses: readonly string[], clientId: string): string {
+	return createHash('sha256').update(JSON.stringify([...addresses, clientId]), 'utf8').digest('hex').slice(0, 32);
+}
+
+/** Learned paces by key, the least recently kept dropped beyond `maxEntries`, each forgotten `keepMs` after it was kept. */
+export class PaceMemory {
+	private readonly entries = new Map<string, { pace: LearnedPace; keptAt: number }>();
+
+	constructor(
+		readonly maxEntries = MAX_ENTRIES,
+		readonly keepMs = KEEP_MS,
+		private readonly now: () => number = () => Date.now(),
+	) {}
+
+	get size(): number {
+		return this.entries.size;
+	}
+
+	recall(key: string): LearnedPace | undefined {
+		const entry = this.entries.get(key);
+		if (entry === undefined) return undefined;
+		if (this.now() - entry.keptAt >= this.keepMs) {
+			this.entries.delete(key);
+			return undefined;
+		}
+		return entry.pace;
+	}
+
+	keep(key: string, pace: LearnedPace): void {
+		// Deleted first, so that the Map's order is the order of keeping: the first entry is the one to drop.
+		this.entries.delete(key);
+		this.entries.set(key, { pace, keptAt: this.now() });
+		for (const oldest of this.entries.keys()) {
+			if (this.entries.size <= this.maxEntries) break;
+			this.entries.delete(oldest);
+		}
+	}
+
+	forget(): void {
+		this.entries.clear();
+	}
+
+	/** The keys and paces, for checks that nothing else is kept. */
+	contents(): Array<[string, LearnedPace]> {
+		return [...this.entries].map(([key, { pace }]) => [key, pace]);
+	}
+}
+
+/** The one memory of this process: every execution of every workflow shares it (each queue-mode worker has its own). */
+export const paceMemory = new PaceMemory();
