@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, initiatePayment, runNode, settledPayment, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, initiatePayment, runNode, settledPayment, useSandbox } from '../support/fixtures';
 import { runMaterial } from '../support/leaks';
 import { opensslHmacHex } from '../support/openssl';
 import { useTriggerBench } from '../support/trigger';
@@ -10,12 +9,7 @@ import { useTriggerBench } from '../support/trigger';
 // FAILS where a secret, card data or an unconfirmed claim reaches what n8n keeps of a run, or where a real gateway value
 // is destroyed. The unit-level forms of the same holes are in test/unit/attack-leaves.test.ts.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const NODE_NAME = 'Payment Gateway';
 const CARD = '4111111111111111';

@@ -2,8 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
-import type { Sandbox } from '../support/fixtures';
-import { initiateParameters, runNode, startSandbox } from '../support/fixtures';
+import { initiateParameters, runNode, useSandbox } from '../support/fixtures';
 import { genericParameters, keyOf, NODE_OPERATIONS } from '../support/operations';
 
 // Every text field of every operation, as the editor shows it, given 1 MiB of adversarial text through an expression
@@ -11,12 +10,7 @@ import { genericParameters, keyOf, NODE_OPERATIONS } from '../support/operations
 // reads it and before anything is sent. The list of fields is read from the node's own description, so a field added
 // later is covered without a change here.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 // Commas and digits, as the amount pattern that backtracked was fed; quotes, dots and slashes for the others.
 const MIB_OF_TROUBLE = `${'1,'.repeat(128 * 1024)}${'a.'.repeat(64 * 1024)}${'/"'.repeat(64 * 1024)}x`;

@@ -1,16 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, runNode, startSandbox, withoutSubject } from '../support/fixtures';
+import { createOrder, initiateParameters, runNode, useSandbox, withoutSubject } from '../support/fixtures';
 
 // digitalCard.getMany / get / delete through n8n's engine against the sandbox.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const VISA = '4111111111111111';
 const MASTERCARD = '5186001700008785';

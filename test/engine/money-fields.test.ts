@@ -5,8 +5,7 @@ import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentia
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { RunAsToolOptions } from '../support/agent';
 import { runAsTool, toolVariantOf } from '../support/agent';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, initiatePayment, orderParameters, runNode, sandboxCredentials, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, initiatePayment, orderParameters, runNode, sandboxCredentials, useSandbox } from '../support/fixtures';
 import { sentAmount } from '../support/input-rules';
 
 // Every amount and money limit of every operation, found in the node's own description (every parameter named `amount`
@@ -15,12 +14,7 @@ import { sentAmount } from '../support/input-rules';
 // field keeps what was typed, and "2,5" is refused, saying how to write it, with nothing sent. An operation added later
 // with a money field is covered here without a change.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -5,10 +5,8 @@ import { NodeConnectionTypes, Workflow, createRunExecutionData, sleep } from 'n8
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import { toolVariantOf } from '../support/agent';
-import type { CountingProxy } from '../support/counting-proxy';
-import { startCountingProxy } from '../support/counting-proxy';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiatePayment, sandboxCredentials, startSandbox } from '../support/fixtures';
+import { createOrder, initiatePayment, sandboxCredentials, useSandboxBehindProxy } from '../support/fixtures';
+import { fromAI, refundTool } from '../support/tool';
 
 // Saves the daily ledger must survive (attack41). n8n saves the whole static data of an execution (every node's part
 // and the global one) when anything in it changed, the last save winning. (1) An execution that loaded the store
@@ -20,28 +18,9 @@ import { createOrder, initiatePayment, sandboxCredentials, startSandbox } from '
 const { ensureSetup, internals } = require('../support/engine');
 const { HarnessNodeTypes, HarnessCredentialsHelper, harnessNode, registerNodeType, setUpCredentials, executeWorkflow, latestVersion } = internals;
 
-let sandbox: Sandbox;
-let proxy: CountingProxy;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	proxy = await startCountingProxy(sandbox.url);
-});
-afterAll(async () => {
-	await proxy.close();
-	await sandbox.close();
-});
+const { sandbox, proxy } = useSandboxBehindProxy({ reset: false });
 
-const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
-const REFUND = {
-	resource: 'transaction',
-	operation: 'refund',
-	paymentId: fromAI('paymentId', 'The paymentId of the payment to refund'),
-	amount: fromAI('amount', 'How much to give back', 'number'),
-	toolLimitCurrency: 'USD',
-	toolMaxAmount: 10,
-	toolMaxTotal: 20,
-	toolMaxDaily: 25,
-};
+const REFUND = refundTool({ toolLimitCurrency: 'USD', toolMaxAmount: 10, toolMaxTotal: 20, toolMaxDaily: 25 });
 const VERIFY = {
 	resource: 'status',
 	operation: 'verifySignature',

@@ -1,18 +1,12 @@
 import { createDecipheriv, createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, customer, futureYear, initiateParameters, runNode, startSandbox } from '../support/fixtures';
+import { createOrder, customer, futureYear, initiateParameters, runNode, useSandbox } from '../support/fixtures';
 
 // Transaction → Initiate through n8n's engine against the sandbox: what a successful payment outputs,
 // and a card stored by one payment being used by the next one.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const CARD = '4111111111111111';
 const CVV = '123';

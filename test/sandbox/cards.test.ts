@@ -1,21 +1,5 @@
 import * as crypto from 'node:crypto';
-import {
-	axios,
-	call,
-	cardOf,
-	control,
-	createOrder,
-	customer,
-	DECLINED,
-	expectFailure,
-	initiate,
-	luhnComplete,
-	orderBody,
-	statusByPayment,
-	useSandbox,
-	VISA,
-	MASTERCARD,
-} from './support';
+import { axios, call, cardOf, control, createOrder, customer, DECLINED, expectFailure, initiate, luhnComplete, orderBody, statusByPayment, useSandbox, VISA, MASTERCARD } from './support';
 
 const sb = useSandbox();
 

@@ -4,24 +4,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox } from '../../sandbox/gateway';
 import { until } from '../support/until';
-import {
-	axios,
-	call,
-	cardOf,
-	checkout,
-	control,
-	createOrder,
-	DECLINED,
-	initiate,
-	initiateBody,
-	ISO_TIME,
-	orderBody,
-	paidOrder,
-	PAYMENT_ID,
-	refund,
-	REFUND_ID,
-	useSandbox,
-} from './support';
+import { axios, call, cardOf, checkout, control, createOrder, DECLINED, initiate, initiateBody, ISO_TIME, orderBody, paidOrder, PAYMENT_ID, refund, REFUND_ID, useSandbox } from './support';
 
 // A merchant endpoint in the test receives the notifications; openssl checks their signatures.
 
