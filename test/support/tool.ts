@@ -4,7 +4,7 @@ import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentia
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { RunAsToolOptions } from './agent';
 import { runAsTool } from './agent';
-import type { Sandbox } from './fixtures';
+import type { Sandbox, StatusRecord } from './fixtures';
 import { createOrder, initiateParameters, initiatePayment, runNode, sandboxCredentials } from './fixtures';
 
 // The node as an AI agent's tool, as the engine tests set it up: parameters a model fills in, a run of its calls
@@ -36,10 +36,15 @@ export async function runPaymentTool(sandbox: Sandbox, parameters: IDataObject, 
 
 /** A successful card payment made outside the agent (25.50 USD unless the order says otherwise); its paymentId. */
 export async function paidPayment(sandbox: Sandbox, order: IDataObject = {}): Promise<string> {
+	return (await paidRecord(sandbox, order)).paymentId;
+}
+
+/** The same payment's status record, signed. */
+export async function paidRecord(sandbox: Sandbox, order: IDataObject = {}): Promise<StatusRecord> {
 	const orderId = await createOrder(sandbox, order);
 	const record = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
 	sandbox.clearLog();
-	return record.paymentId;
+	return record;
 }
 
 /** A card stored by a payment made outside the agent, and a new order to pay with it (25.50 USD unless `order` says). */
