@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { createOrder, initiateParameters, runNode, useSandbox, withoutSubject } from '../support/fixtures';
+import { storedVisa } from '../support/records';
 
 // digitalCard.getMany / get / delete through n8n's engine against the sandbox.
 
@@ -40,17 +41,7 @@ describe('digitalCard.getMany', () => {
 		expect(result.items).toHaveLength(2);
 		result.items.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
 		const byId = Object.fromEntries(result.items.map((item) => [item.json.digitalCardId, item.json]));
-		expect(byId[visa.digitalCardId]).toEqual({
-			digitalCardId: visa.digitalCardId,
-			network: 'visa',
-			cardType: 'credit',
-			status: 'ACTIVE',
-			panLastFour: '1111',
-			createdAt: expect.any(String),
-			updatedAt: expect.any(String),
-			customerId,
-			remainingLimit: 3,
-		});
+		expect(byId[visa.digitalCardId]).toEqual({ ...storedVisa(visa.digitalCardId), customerId, remainingLimit: 3 });
 		expect(byId[mastercard.digitalCardId]).toMatchObject({
 			network: 'mastercard',
 			panLastFour: '8785',
