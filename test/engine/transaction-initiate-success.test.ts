@@ -31,6 +31,16 @@ function sandboxFormData(paymentId: string): string {
 	);
 }
 
+/** A payment in USD waiting for the customer, as the node outputs it: the sandbox's form handed on byte for byte. */
+const pendingPayment = (output: IDataObject, orderId: string, amount: number): IDataObject => ({
+	paymentId: expect.stringMatching(/^PAY/),
+	orderId,
+	paymentStatus: 'pending',
+	amount,
+	currency: 'USD',
+	redirectionData: { method: 'POST', formData: sandboxFormData(output.paymentId as string) },
+});
+
 /** The customerId the gateway derives from the order's e-mail and phone. */
 function customerIdOf(email: string, phone: string): string {
 	return 'cus_' + createHash('sha256').update(`${email.toLowerCase()}|${phone}`).digest('hex').slice(0, 16);
@@ -130,15 +140,7 @@ describe('transaction.initiate: successful payments', () => {
 			customerId: customerIdOf(customer.customerEmail, customer.customerPhone),
 			digitalCardId: expect.stringMatching(/^dc_[0-9a-f]{16}$/),
 		});
-		expect(output).toEqual({
-			paymentId: expect.stringMatching(/^PAY/),
-			orderId,
-			paymentStatus: 'pending',
-			amount: 25.5,
-			currency: 'USD',
-			redirectionData: { method: 'POST', formData: sandboxFormData(output.paymentId as string) },
-			securedCardDetails,
-		});
+		expect(output).toEqual({ ...pendingPayment(output, orderId, 25.5), securedCardDetails });
 		expectNoCardData(result.runData, { number: '5186001700008785', typed, cvv: '4321', month: '07', year: futureYear });
 
 		// The identifiers are the stored card's, as the gateway's card list shows it.
@@ -171,14 +173,7 @@ describe('transaction.initiate: successful payments', () => {
 
 		expect(result.error).toBeUndefined();
 		const output = result.items[0].json;
-		expect(output).toEqual({
-			paymentId: expect.stringMatching(/^PAY/),
-			orderId,
-			paymentStatus: 'pending',
-			amount: 12.34,
-			currency: 'USD',
-			redirectionData: { method: 'POST', formData: sandboxFormData(output.paymentId as string) },
-		});
+		expect(output).toEqual(pendingPayment(output, orderId, 12.34));
 		expectNoCardData(result.runData, { number: CARD, cvv: '987', month: '12', year: futureYear });
 
 		const sent = initiateRequests();
