@@ -1,54 +1,25 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
-import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { RunAsToolOptions } from '../support/agent';
-import { runAsTool } from '../support/agent';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, initiatePayment, orderParameters, runNode, sandboxCredentials, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, useSandbox } from '../support/fixtures';
 import { decryptCardDetails, sentAmount } from '../support/input-rules';
+import { fromAI, paidPayment as paidPaymentOf, runPaymentTool, storedCardAndOrder as storedCardOf } from '../support/tool';
 
 // Adversarial tests of "What enters (turn 6)": what a user types, an expression gives, a model passes, a gateway
 // answers, a customer's browser brings back, and what the credential names as the hosted checkout page. A test that
 // fails here shows a way through (wrong input taken, something other than typed sent, legitimate input refused); a
 // test that passes shows an attack that held.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const sentTo = (suffix: string) => sandbox.requests.filter((request) => request.path.endsWith(suffix));
-const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
-async function paidPayment(order: IDataObject = {}): Promise<string> {
-	const orderId = await createOrder(sandbox, order);
-	const record = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
-	sandbox.clearLog();
-	return record.paymentId;
-}
+const paidPayment = (order: IDataObject = {}) => paidPaymentOf(sandbox, order);
 
-async function storedCardAndOrder(order: IDataObject = {}): Promise<{ orderId: string; digitalCardId: string }> {
-	const stored = await runNode(sandbox, initiateParameters(await createOrder(sandbox), { secureCard: true }));
-	const { digitalCardId } = stored.items[0].json.securedCardDetails as IDataObject;
-	const orderId = await createOrder(sandbox, order);
-	sandbox.clearLog();
-	return { orderId, digitalCardId: digitalCardId as string };
-}
+const storedCardAndOrder = (order: IDataObject = {}) => storedCardOf(sandbox, order);
 
-async function asTool(parameters: IDataObject, calls: RunAsToolOptions['calls'], extra: Partial<RunAsToolOptions> = {}) {
-	return await runAsTool({
-		nodeType: PaymentGateway,
-		credentialType: PaymentGatewayApi,
-		credentials: sandboxCredentials(sandbox),
-		parameters: parameters as RunAsToolOptions['parameters'],
-		calls,
-		...extra,
-	});
-}
+const asTool = (parameters: IDataObject, calls: RunAsToolOptions['calls'], extra: Partial<RunAsToolOptions> = {}) => runPaymentTool(sandbox, parameters, calls, extra);
 
 const limits = (perCall: string, currency = 'USD', total = '0', daily = '1000') => ({
 	toolMaxAmount: perCall,

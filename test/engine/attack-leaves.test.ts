@@ -1,42 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, initiatePayment, runNode, settledPayment, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, initiatePayment, runNode, settledPayment, useSandbox } from '../support/fixtures';
 import { runMaterial } from '../support/leaks';
 import { opensslHmacHex } from '../support/openssl';
 import { useTriggerBench } from '../support/trigger';
+import { base32 } from '../support/encodings';
 
 // Attacks on "what leaves is what the operation declares" (turn 6), through n8n's engine against the sandbox. Each test
 // FAILS where a secret, card data or an unconfirmed claim reaches what n8n keeps of a run, or where a real gateway value
 // is destroyed. The unit-level forms of the same holes are in test/unit/attack-leaves.test.ts.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const NODE_NAME = 'Payment Gateway';
 const CARD = '4111111111111111';
 
-/** RFC 4648 base32: upper-case letters and digits 2-7, one case, as an id is. */
-function base32(bytes: Buffer): string {
-	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-	let bits = 0;
-	let value = 0;
-	let out = '';
-	for (const byte of bytes) {
-		value = (value << 8) | byte;
-		bits += 8;
-		while (bits >= 5) {
-			out += alphabet[(value >>> (bits - 5)) & 31];
-			bits -= 5;
-		}
-	}
-	if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-	return out;
-}
 /** Hex written with letters only (0-9 as g-p): what a message's words are made of. */
 
 const secrets = () => {

@@ -8,19 +8,14 @@ import type { IDataObject } from 'n8n-workflow';
 import type { FaultOptions } from '../../sandbox/gateway';
 import { READ, TIMEOUT, WRITE } from '../support/bad-answers';
 import type { Sandbox } from '../support/fixtures';
-import { runNode, startSandbox, withoutSubject } from '../support/fixtures';
+import { runNode, startSandbox, useSandbox, withoutSubject } from '../support/fixtures';
 import { until } from '../support/until';
 
 // A gateway's slowest answers: a connection that hangs, a body that comes at 5 bytes a second, a body that
 // trickles in for ever. Each must end in a clear error within the Timeout option, naming the operation. Answers
 // too large or too deep: large-answers.test.ts.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 /** A server that answers 200 with the start of a JSON envelope, then one byte every 50 ms, for ever. */
 async function startTrickle(): Promise<{ url: string; close: () => Promise<void> }> {

@@ -2,37 +2,28 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
-import type { Sandbox } from '../support/fixtures';
-import { initiateParameters, orderParameters, runNode, startSandbox } from '../support/fixtures';
+import { initiateParameters, runNode, useSandbox } from '../support/fixtures';
+import { genericParameters, keyOf, NODE_OPERATIONS } from '../support/operations';
 
 // Every text field of every operation, as the editor shows it, given 1 MiB of adversarial text through an expression
 // (as a webhook body or a model's tool argument gives it): refused by its length, naming the field, before any pattern
 // reads it and before anything is sent. The list of fields is read from the node's own description, so a field added
 // later is covered without a change here.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 // Commas and digits, as the amount pattern that backtracked was fed; quotes, dots and slashes for the others.
 const MIB_OF_TROUBLE = `${'1,'.repeat(128 * 1024)}${'a.'.repeat(64 * 1024)}${'/"'.repeat(64 * 1024)}x`;
 
-const OPERATIONS: Array<[string, IDataObject]> = [
-	['order.create', orderParameters()],
-	['order.createCheckout', orderParameters({ operation: 'createCheckout', redirectType: 'redirect' })],
-	['transaction.initiate (card)', initiateParameters('wb-0000')],
-	['transaction.initiate (stored card)', initiateParameters('wb-0000', { paymentMode: 'token', digitalCardId: { mode: 'id', value: 'dc_1' }, customerAuthentication: 'otpOnly' })],
-	['transaction.refund', { resource: 'transaction', operation: 'refund', refundType: 'partial', paymentId: 'PAY1', amount: 1 }],
-	['status.getByOrderId', { resource: 'status', operation: 'getByOrderId', orderId: 'wb-0000' }],
-	['status.getByPaymentId', { resource: 'status', operation: 'getByPaymentId', paymentId: 'PAY1' }],
-	['status.verifySignature', { resource: 'status', operation: 'verifySignature', orderId: 'wb-0000', paymentId: 'PAY1', signature: 'a'.repeat(64) }],
-	['digitalCard.getMany', { resource: 'digitalCard', operation: 'getMany', customerId: 'cus_1' }],
-	['digitalCard.get', { resource: 'digitalCard', operation: 'get', customerId: 'cus_1', digitalCardId: { mode: 'id', value: 'dc_1' } }],
-	['digitalCard.delete', { resource: 'digitalCard', operation: 'delete', customerId: 'cus_1', digitalCardId: { mode: 'id', value: 'dc_1' } }],
-];
+// Every operation of the router's list, its fields filled from its descriptor (test/support/operations.ts); an
+// operation with more than one set of fields shown names each.
+const VARIANTS: Record<string, Array<[string, IDataObject]>> = {
+	'transaction.initiate': [
+		['transaction.initiate (card)', initiateParameters('wb-0000')],
+		['transaction.initiate (stored card)', initiateParameters('wb-0000', { paymentMode: 'token', digitalCardId: { mode: 'id', value: 'dc_1' }, customerAuthentication: 'otpOnly' })],
+	],
+};
+const OPERATIONS = NODE_OPERATIONS.flatMap((operation): Array<[string, IDataObject]> => VARIANTS[keyOf(operation)] ?? [[keyOf(operation), genericParameters(operation)]]);
 
 const description = new PaymentGateway().description;
 const TEXT_TYPES = new Set(['string', 'resourceLocator', 'number']);

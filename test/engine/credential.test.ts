@@ -6,19 +6,13 @@ import type { AddressInfo } from 'node:net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { CredentialTestResult } from '../support/engine';
-import type { Sandbox } from '../support/fixtures';
-import { sandboxCredentials, startSandbox, testGatewayCredential } from '../support/fixtures';
+import { sandboxCredentials, startSandbox, testGatewayCredential, useSandbox } from '../support/fixtures';
 import { findLeaks, sandboxSecrets } from '../support/leaks';
 
 // The credential's Test as n8n's credential dialog (and POST /rest/credentials/test) runs it, against the sandbox:
 // the form of the fields first, then one harmless read on each path family.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const REFUSED = /^The gateway refused the credentials \(401, "Invalid or inactive client credentials"\): check Client ID \(clientId\) and Client Secret \(clientSecret\)/;
 const SHORT_PROBE = '/customer/n8n-credential-test/digitalCards';

@@ -1,16 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, runNode, startSandbox, withoutSubject } from '../support/fixtures';
+import { createOrder, initiateParameters, runNode, useSandbox, withoutSubject } from '../support/fixtures';
+import { storedVisa } from '../support/records';
 
 // digitalCard.getMany / get / delete through n8n's engine against the sandbox.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const VISA = '4111111111111111';
 const MASTERCARD = '5186001700008785';
@@ -46,17 +41,7 @@ describe('digitalCard.getMany', () => {
 		expect(result.items).toHaveLength(2);
 		result.items.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
 		const byId = Object.fromEntries(result.items.map((item) => [item.json.digitalCardId, item.json]));
-		expect(byId[visa.digitalCardId]).toEqual({
-			digitalCardId: visa.digitalCardId,
-			network: 'visa',
-			cardType: 'credit',
-			status: 'ACTIVE',
-			panLastFour: '1111',
-			createdAt: expect.any(String),
-			updatedAt: expect.any(String),
-			customerId,
-			remainingLimit: 3,
-		});
+		expect(byId[visa.digitalCardId]).toEqual({ ...storedVisa(visa.digitalCardId), customerId, remainingLimit: 3 });
 		expect(byId[mastercard.digitalCardId]).toMatchObject({
 			network: 'mastercard',
 			panLastFour: '8785',

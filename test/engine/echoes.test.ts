@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { EchoForm, FaultOptions } from '../../sandbox/gateway';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, runNode, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, runNode, useSandbox } from '../support/fixtures';
 import { runMaterial } from '../support/leaks';
 import { leaksOf } from '../support/recover';
 
@@ -13,12 +12,7 @@ import { leaksOf } from '../support/recover';
 // declares, into one it does not, and into a failure's message: nothing of it can be got back from the item, the error
 // or the run data (test/support/recover.ts tries every decoding it knows).
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const NODE_NAME = 'Payment Gateway';
 const CVV = '9731';

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 
-import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, NodeParameterValueType, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { runWorkflow } from '../support/engine';
+import { standInDescription } from '../support/stand-in';
 
 // The examples' own logic run as n8n runs it, where the package's tests can: the Filter of card-cleanup.json through
 // n8n's engine (its filter parameter, expressions and Luxon), the Price List of checkout.json and card-payment.json
@@ -23,18 +23,10 @@ const nodeOf = (file: string, name: string) => example(file).nodes.find((node) =
 
 /** A node with one filter parameter, as n8n's Filter node reads it: each item passes or not. */
 class FilterStandIn implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Filter Stand-In',
-		name: 'filterStandIn',
-		group: ['transform'],
-		version: 1,
-		description: "Keeps the items its conditions pass, as n8n's Filter node",
-		defaults: { name: 'Filter Stand-In' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+	description: INodeTypeDescription = standInDescription('Filter Stand-In', "Keeps the items its conditions pass, as n8n's Filter node", {
 		usableAsTool: true,
 		properties: [{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} }],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
@@ -141,18 +133,10 @@ describe.each(['checkout.json', 'card-payment.json'])('%s: Order and Price List 
 
 /** A node with one text parameter, output as n8n resolves it for each item: what a Respond to Webhook node sends. */
 class TextStandIn implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Text Stand-In',
-		name: 'textStandIn',
-		group: ['transform'],
-		version: 1,
-		description: 'Outputs its Response Body as n8n resolves it',
-		defaults: { name: 'Text Stand-In' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+	description: INodeTypeDescription = standInDescription('Text Stand-In', 'Outputs its Response Body as n8n resolves it', {
 		usableAsTool: true,
 		properties: [{ displayName: 'Response Body', name: 'responseBody', type: 'string', default: '' }],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [this.getInputData().map((_, index) => ({ json: { text: this.getNodeParameter('responseBody', index) as string } }))];

@@ -1,19 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RunWorkflowResult } from '../support/engine';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, orderParameters, runNode, settledPayment, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, settledPayment, useSandbox } from '../support/fixtures';
 
 // Writes are sent once, whatever n8n does. n8n's "Retry" of a failed execution runs the failed node again with all
 // its input items, those that went through before the failure included: orders, payments and refunds refuse it
 // before sending anything. A write batch stopped by a failure names the items it sent, with the gateway's ids.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const RETRY_REFUSAL = /^This node does not send orders, payments or refunds again in a retry of a failed execution: .* Nothing was sent\. \[item 0\]$/;
 const refunds = () => sandbox.requests.filter((request) => request.path.endsWith('/transaction/refund'));

@@ -4,8 +4,7 @@ import * as path from 'node:path';
 
 import type { FaultOptions } from '../../sandbox/gateway';
 import { READ, WRITE } from '../support/bad-answers';
-import type { Sandbox } from '../support/fixtures';
-import { sandboxCredentials, startSandbox, withoutSubject } from '../support/fixtures';
+import { sandboxCredentials, useSandbox, withoutSubject } from '../support/fixtures';
 
 // A gateway's largest answers: many megabytes, a million empty objects, JSON nested a hundred thousand deep, a body
 // that never ends. Each must end in a clear error naming the operation and the bound, without filling memory. The node runs in a process of its own
@@ -14,12 +13,7 @@ import { sandboxCredentials, startSandbox, withoutSubject } from '../support/fix
 
 const MIB = 1024 * 1024;
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 interface Measured {
 	error?: { message: string; description?: string };

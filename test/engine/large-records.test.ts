@@ -2,8 +2,7 @@
 import { fork } from 'node:child_process';
 import * as path from 'node:path';
 
-import type { Sandbox } from '../support/fixtures';
-import { sandboxCredentials, startSandbox } from '../support/fixtures';
+import { sandboxCredentials, useSandbox } from '../support/fixtures';
 
 // Status → Verify Signature reads its incoming item whole: the record a customer's browser brought back, which n8n
 // accepts up to 16 MiB. It is bounded as a notification is (64 KiB) before anything is done with it: an unsigned 8 MiB
@@ -12,12 +11,7 @@ import { sandboxCredentials, startSandbox } from '../support/fixtures';
 
 const MIB = 1024 * 1024;
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 interface Measured {
 	cpuMs: number;

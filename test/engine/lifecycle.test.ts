@@ -4,16 +4,12 @@ import { execFileSync } from 'node:child_process';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, orderParameters, runNode, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, useSandbox } from '../support/fixtures';
 
 // The live gateway's lifecycle beyond the spec: refunds, amounts in the currency's own decimals, the hosted
 // checkout link, unpaid orders in a reconciliation, and a stored card paid without CVV.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
+const sandbox = useSandbox({ reset: false });
 beforeEach(() => {
 	sandbox.reset();
 	sandbox.setLatency(0);

@@ -3,8 +3,7 @@ import { fork } from 'node:child_process';
 import * as path from 'node:path';
 
 import { READ } from '../support/bad-answers';
-import type { Sandbox } from '../support/fixtures';
-import { sandboxCredentials, startSandbox } from '../support/fixtures';
+import { sandboxCredentials, useSandbox } from '../support/fixtures';
 
 // Answers inside the byte bound can still fill memory: just under 1 MiB of `[{},{},…]` is some 350,000 objects,
 // about 20 MiB of heap once parsed. A run of 1,000 such reads, 100 at once (the adaptive limit of a read with default
@@ -16,11 +15,7 @@ const ITEMS = 1000;
 const HEAP_MIB = 256;
 const MIB = 1024 * 1024;
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
+const sandbox = useSandbox({ reset: false });
 
 interface Measured {
 	error?: { message: string };

@@ -5,9 +5,9 @@ import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentia
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { RunAsToolOptions } from '../support/agent';
 import { runAsTool, toolVariantOf } from '../support/agent';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, initiatePayment, orderParameters, runNode, sandboxCredentials, startSandbox } from '../support/fixtures';
+import { createOrder, initiatePayment, orderParameters, runNode, sandboxCredentials, useSandbox } from '../support/fixtures';
 import { sentAmount } from '../support/input-rules';
+import { fromAI, paidPayment, runPaymentTool, storedCardAndOrder } from '../support/tool';
 
 // Every amount and money limit of every operation, found in the node's own description (every parameter named `amount`
 // or `toolMax…`), as the editor's node and as an AI agent's tool show them: a text field, read by one rule whether
@@ -15,14 +15,8 @@ import { sentAmount } from '../support/input-rules';
 // field keeps what was typed, and "2,5" is refused, saying how to write it, with nothing sent. An operation added later
 // with a money field is covered here without a change.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
-const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const DESCRIPTIONS: Array<['node' | 'tool', INodeTypeDescription]> = [
@@ -215,14 +209,10 @@ describe('amounts written with a point run, and are sent as written', () => {
 	});
 
 	it('as a tool, limits written as text hold: a refund of "2.5" under a Maximum Amount per Call of "2.5" is sent, "2.51" is refused', async () => {
-		const orderId = await createOrder(sandbox, { amount: '25.50' });
-		const { paymentId } = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
-		sandbox.clearLog();
-		const result = await runAsTool({
-			nodeType: PaymentGateway,
-			credentialType: PaymentGatewayApi,
-			credentials: sandboxCredentials(sandbox),
-			parameters: {
+		const paymentId = await paidPayment(sandbox, { amount: '25.50' });
+		const result = await runPaymentTool(
+			sandbox,
+			{
 				resource: 'transaction',
 				operation: 'refund',
 				paymentId,
@@ -232,23 +222,18 @@ describe('amounts written with a point run, and are sent as written', () => {
 				toolMaxTotal: '5',
 				toolMaxDaily: '10',
 			},
-			calls: [{ args: { amount: '2.51' } }, { args: { amount: '2.5' } }],
-		});
+			[{ args: { amount: '2.51' } }, { args: { amount: '2.5' } }],
+		);
 		expect(result.answers[0].error).toMatch(/a refund of 2\.51 USD is above this tool's Maximum Amount per Call of 2\.5 USD/);
 		expect(result.answers[1].error).toBeUndefined();
 		expect(sentTo('/transaction/refund').map((request) => sentAmount(request.body))).toEqual(['2.5']);
 	});
 
 	it('as a tool, a stored-card payment stated as "25.50" USD goes out once, its confirmation page to the agent', async () => {
-		const stored = await runNode(sandbox, initiateParameters(await createOrder(sandbox), { secureCard: true }));
-		const digitalCardId = (stored.items[0].json.securedCardDetails as IDataObject).digitalCardId as string;
-		const orderId = await createOrder(sandbox, { amount: '25.50' });
-		sandbox.clearLog();
-		const result = await runAsTool({
-			nodeType: PaymentGateway,
-			credentialType: PaymentGatewayApi,
-			credentials: sandboxCredentials(sandbox),
-			parameters: {
+		const { orderId, digitalCardId } = await storedCardAndOrder(sandbox, { amount: '25.50' });
+		const result = await runPaymentTool(
+			sandbox,
+			{
 				resource: 'transaction',
 				operation: 'initiate',
 				orderId,
@@ -263,8 +248,8 @@ describe('amounts written with a point run, and are sent as written', () => {
 				toolMaxTotal: '0',
 				toolMaxDaily: '100',
 			},
-			calls: [{ args: { amount: '25.50' } }],
-		});
+			[{ args: { amount: '25.50' } }],
+		);
 		expect(result.answers[0].error).toBeUndefined();
 		expect(JSON.parse(result.answers[0].answer!)).toEqual([expect.objectContaining({ orderId, redirectionData: expect.any(Object) })]);
 		expect(sentTo('/transaction/initiate')).toHaveLength(1);

@@ -4,8 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { RunWorkflowResult } from '../support/engine';
 import type { LeakSearchTerms } from '../support/leaks';
 import { findLeaks as findLeaksOf, runMaterial, sandboxSecrets } from '../support/leaks';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, futureYear, orderParameters, runNode, startSandbox, withoutSubject } from '../support/fixtures';
+import { createOrder, futureYear, orderParameters, runNode, startSandbox, useSandbox, withoutSubject } from '../support/fixtures';
 
 // Runs a broad set of operations, successes and failures, and checks that nothing the node hands back to n8n
 // (output items, error objects with description, context and stack, the node's run data) contains a secret:
@@ -14,11 +13,7 @@ import { createOrder, futureYear, orderParameters, runNode, startSandbox, withou
 // Card data reaches the node through expressions over input items, as in a real checkout workflow. The input
 // node's own run data (those items as given) is the user's input and is not part of what is checked.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
+const sandbox = useSandbox({ reset: false });
 beforeEach(() => {
 	sandbox.reset();
 	sandbox.setLatency(0);

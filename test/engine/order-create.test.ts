@@ -1,12 +1,6 @@
-import type { Sandbox } from '../support/fixtures';
-import { orderParameters, runNode, startSandbox } from '../support/fixtures';
+import { orderParameters, runNode, useSandbox } from '../support/fixtures';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 describe('order.create through n8n\'s engine', () => {
 	it('turns 3 input items into 3 orders, each paired to its input', async () => {

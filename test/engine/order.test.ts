@@ -1,16 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../support/fixtures';
-import { customer, orderParameters, runNode, startSandbox } from '../support/fixtures';
+import { customer, orderParameters, runNode, startSandbox, useSandbox } from '../support/fixtures';
 
 // order.create (short path) and order.createCheckout (long path) through n8n's engine against the sandbox.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const CHECKOUT_PATH = '/nac/api/v1/pg/orders/create-checkout';
 

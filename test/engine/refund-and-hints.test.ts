@@ -1,18 +1,12 @@
 import type { IDataObject, ITaskData } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, orderParameters, runNode, settledPayment, startSandbox, withoutSubject } from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, settledPayment, useSandbox, withoutSubject } from '../support/fixtures';
 
 // Refund without guesswork (the whole payment read from the gateway, or an amount), and the hints a person reading a
 // run gets: orders not paid, customers without cards, items that failed under Continue On Fail, checkout links that
 // could not be built.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const refund = (paymentId: string, extra: IDataObject = {}) => ({ resource: 'transaction', operation: 'refund', paymentId, ...extra });
 const refundsSent = () => sandbox.requests.filter((request) => request.apiPath === '/transaction/refund');

@@ -3,27 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import { runAsTool } from '../support/agent';
-import type { Sandbox } from '../support/fixtures';
-import {
-	createOrder,
-	initiateParameters,
-	orderParameters,
-	runNode,
-	sandboxCredentials,
-	settledPayment,
-	startSandbox,
-} from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, sandboxCredentials, settledPayment, useSandbox } from '../support/fixtures';
 
 // n8n's node setting Retry On Fail runs the whole node again after a failure, every item included: an order, a
 // payment or a refund that went through before the failure would be made twice. Writes refuse to run with it on,
 // before anything is sent, in every shape of workflow; reads and Delete keep it.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const REFUSAL = /^This node must not run with Retry On Fail: .* Nothing was sent\. \[item 0\]$/;
 

@@ -1,23 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { operation as getByPaymentId } from '../../nodes/PaymentGateway/actions/status/getByPaymentId.operation';
 import type { Endpoint } from '../../nodes/PaymentGateway/transport/request';
 import { openGateway } from '../../nodes/PaymentGateway/transport/request';
 import { runWorkflow } from '../support/engine';
-import type { Sandbox } from '../support/fixtures';
-import { runNode, sandboxCredentials, settledPayment, startSandbox } from '../support/fixtures';
+import { runNode, sandboxCredentials, settledPayment, useSandbox } from '../support/fixtures';
+import { standInDescription } from '../support/stand-in';
 
 // What is sent once rests on one flag, the operation's `sendsOnce`, carried by its endpoint; a refund's read of its
 // payment is a read inside a write. A POST declared anything else is not sent at all.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const posts = () => sandbox.requests.filter((request) => request.method === 'POST' && request.apiPath === '/transaction/refund');
 
@@ -61,18 +55,9 @@ describe('Transaction → Refund: the read inside the write', () => {
 /** A caller of the transport that names a read's endpoint on a POST. */
 function probe(endpoint: Endpoint, paymentId: string) {
 	return class Probe implements INodeType {
-		description: INodeTypeDescription = {
-			displayName: 'Probe',
-			name: 'probe',
-			group: ['transform'],
-			version: 1,
-			description: 'POSTs a refund under a read endpoint',
-			defaults: { name: 'Probe' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
+		description: INodeTypeDescription = standInDescription('Probe', 'POSTs a refund under a read endpoint', {
 			credentials: [{ name: 'paymentGatewayApi', required: true }],
-			properties: [],
-		};
+		});
 
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			const gateway = await openGateway(this, endpoint);

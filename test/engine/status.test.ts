@@ -1,16 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, orderParameters, runNode, startSandbox, withoutSubject } from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, useSandbox, withoutSubject } from '../support/fixtures';
 
 // status.getByOrderId (long path) and status.getByPaymentId (short path) through n8n's engine against the
 // sandbox, with the transport's retries. Concurrency of the item runner: concurrency.test.ts.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
+const sandbox = useSandbox({ reset: false });
 beforeEach(() => {
 	sandbox.reset();
 	sandbox.setLatency(0);

@@ -3,19 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import { runListSearch } from '../support/engine';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, runNode, sandboxCredentials, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, runNode, sandboxCredentials, useSandbox } from '../support/fixtures';
 
 // Digital Card, wherever it is asked, is a resource locator: "From list" shows the customer's stored cards as a person
 // recognises them (through the editor's list search, in n8n-core's LoadOptionsContext), "By ID" takes the id. A list
 // that cannot be shown says why. Workflows saved with 0.1's plain-string digitalCardId run unchanged.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 async function storeCard(cardNumber: string): Promise<{ customerId: string; digitalCardId: string }> {
 	const result = await runNode(sandbox, initiateParameters(await createOrder(sandbox), { cardNumber, secureCard: true }));

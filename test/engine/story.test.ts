@@ -1,17 +1,11 @@
 import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { initiateParameters, orderParameters, runNode, startSandbox, withoutSubject } from '../support/fixtures';
+import { initiateParameters, orderParameters, runNode, useSandbox, withoutSubject } from '../support/fixtures';
 
 // The checkout story, one node run per step, each step fed with the previous step's output items.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const jsonOf = (result: { items: Array<{ json: IDataObject }> }) => result.items.map((item) => item.json);
 

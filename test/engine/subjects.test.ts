@@ -1,17 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, runNode, settledPayment, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, runNode, settledPayment, useSandbox } from '../support/fixtures';
 
 // A gateway failure names what it was about, beside the item's place: a reconciliation of 200 orders flags "Order not
 // found (order wb-…) [item 199]", which a person can look up, not only "[item 199]".
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const cases: Array<[string, () => Promise<{ parameters: IDataObject; match: string; subject: string }>]> = [
 	['Status → Get by Order ID', async () => ({ parameters: { resource: 'status', operation: 'getByOrderId', orderId: 'wb-reconcile-7' }, match: 'check-status', subject: 'order wb-reconcile-7' })],

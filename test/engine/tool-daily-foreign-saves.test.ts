@@ -4,11 +4,9 @@ import { NodeConnectionTypes, Workflow, createRunExecutionData, sleep } from 'n8
 
 import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
-import { toolVariantOf } from '../support/agent';
-import type { CountingProxy } from '../support/counting-proxy';
-import { startCountingProxy } from '../support/counting-proxy';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiatePayment, sandboxCredentials, startSandbox } from '../support/fixtures';
+import { AGENT_DESCRIPTION, toolVariantOf } from '../support/agent';
+import { sandboxCredentials, useSandboxBehindProxy } from '../support/fixtures';
+import { fromAI, paidRecord, refundTool } from '../support/tool';
 
 // Saves the daily ledger must survive (attack41). n8n saves the whole static data of an execution (every node's part
 // and the global one) when anything in it changed, the last save winning. (1) An execution that loaded the store
@@ -20,28 +18,9 @@ import { createOrder, initiatePayment, sandboxCredentials, startSandbox } from '
 const { ensureSetup, internals } = require('../support/engine');
 const { HarnessNodeTypes, HarnessCredentialsHelper, harnessNode, registerNodeType, setUpCredentials, executeWorkflow, latestVersion } = internals;
 
-let sandbox: Sandbox;
-let proxy: CountingProxy;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	proxy = await startCountingProxy(sandbox.url);
-});
-afterAll(async () => {
-	await proxy.close();
-	await sandbox.close();
-});
+const { sandbox, proxy } = useSandboxBehindProxy({ reset: false });
 
-const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
-const REFUND = {
-	resource: 'transaction',
-	operation: 'refund',
-	paymentId: fromAI('paymentId', 'The paymentId of the payment to refund'),
-	amount: fromAI('amount', 'How much to give back', 'number'),
-	toolLimitCurrency: 'USD',
-	toolMaxAmount: 10,
-	toolMaxTotal: 20,
-	toolMaxDaily: 25,
-};
+const REFUND = refundTool({ toolLimitCurrency: 'USD', toolMaxAmount: 10, toolMaxTotal: 20, toolMaxDaily: 25 });
 const VERIFY = {
 	resource: 'status',
 	operation: 'verifySignature',
@@ -63,17 +42,7 @@ const detached: Array<Promise<unknown>> = [];
 /** An agent that calls its tools by name, in turn. */
 function agentOf(calls: Call[]) {
 	return {
-		description: {
-			displayName: 'Harness Agent',
-			name: 'agent',
-			group: ['transform'],
-			version: 1,
-			description: 'Calls its tools as a language model would',
-			defaults: { name: 'Agent' },
-			inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true }],
-			outputs: [NodeConnectionTypes.Main],
-			properties: [],
-		},
+		description: AGENT_DESCRIPTION,
 		async execute(this: any) {
 			const supplied = await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0);
 			const tools = (Array.isArray(supplied) ? supplied : [supplied]).flatMap((tool: any) => tool.tools ?? [tool]);
@@ -159,11 +128,13 @@ const refunded = () =>
 		.filter((request) => request.path.endsWith('/transaction/refund') && request.status === 200)
 		.reduce((sum, request) => sum + Number((JSON.parse(request.body) as { amount: number }).amount), 0);
 
+/** n8n restarts (the node's memory afresh, the store as last saved) and the model makes these calls: sent or refused. */
+const askedAfterRestart = async (saved: string, save: (text: string) => void, calls: Call[]) =>
+	(await execution(restartedNode(), JSON.parse(saved), calls, save)).map((answer) => (answer.answer !== undefined ? 'sent' : 'refused'));
+
 it('an execution that loaded the store early and changed only another node’s static data (the agent’s Verify Signature tool) saves the whole ledger; after a restart the day is spent', async () => {
-	const orderId = await createOrder(sandbox, { amount: 500 });
-	const record = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
+	const record = await paidRecord(sandbox, { amount: 500 });
 	const { paymentId } = record;
-	sandbox.clearLog();
 	let saved = '{}';
 	const save = (text: string) => (saved = text);
 	// X: a chat message whose agent takes its time; n8n loaded the store as X began.
@@ -180,8 +151,8 @@ it('an execution that loaded the store early and changed only another node’s s
 	// Every save must hold what moved in the last 24 hours.
 	const inStore = inStoreOf(saved);
 	// n8n restarts; the model asks again.
-	const after = await execution(restartedNode(), JSON.parse(saved), [refund(10), refund(10)], save);
-	expect({ inStore, refunded: refunded(), after: after.map((answer) => (answer.answer !== undefined ? 'sent' : 'refused')) }).toEqual({
+	const after = await askedAfterRestart(saved, save, [refund(10), refund(10)]);
+	expect({ inStore, refunded: refunded(), after }).toEqual({
 		inStore: 25,
 		refunded: 25,
 		after: ['refused', 'refused'],
@@ -189,10 +160,8 @@ it('an execution that loaded the store early and changed only another node’s s
 }, 60_000);
 
 it('a refund still in flight when its execution fails counts as moved in its save; after a restart the day does not move it again', async () => {
-	const orderId = await createOrder(sandbox, { amount: 500 });
-	const record = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
+	const record = await paidRecord(sandbox, { amount: 500 });
 	const { paymentId } = record;
-	sandbox.clearLog();
 	let saved = '{}';
 	const save = (text: string) => (saved = text);
 	const throughProxy = sandboxCredentials(sandbox, { baseUrl: proxy.url + new URL(sandbox.baseUrl).pathname, checkoutBaseUrl: proxy.url });
@@ -207,8 +176,8 @@ it('a refund still in flight when its execution fails counts as moved in its sav
 	expect(refunded()).toBe(10);
 	const inStore = inStoreOf(saved);
 	const refund = (amount: number): Call => ({ tool: 'Refund', args: { paymentId, amount } });
-	const after = await execution(restartedNode(), JSON.parse(saved), [refund(10), refund(10)], save);
-	expect({ inStore, refunded: refunded(), after: after.map((answer) => (answer.answer !== undefined ? 'sent' : 'refused')) }).toEqual({
+	const after = await askedAfterRestart(saved, save, [refund(10), refund(10)]);
+	expect({ inStore, refunded: refunded(), after }).toEqual({
 		inStore: 10,
 		refunded: 20,
 		after: ['sent', 'refused'],

@@ -4,28 +4,16 @@ import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentia
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { RunAsToolOptions, RunAsToolResult } from '../support/agent';
 import { runAsTool } from '../support/agent';
-import type { CountingProxy } from '../support/counting-proxy';
-import { startCountingProxy } from '../support/counting-proxy';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiatePayment, sandboxCredentials, startSandbox } from '../support/fixtures';
+import { createOrder, initiatePayment, sandboxCredentials, useSandboxBehindProxy } from '../support/fixtures';
+import { refundTool as refundToolOf } from '../support/tool';
 
 // Maximum Total per Day cannot be made to forget (issue 41, item 3). Here each execution gets its own copy of the
 // workflow's static data as saved, and saves it whole when it ends if it changed, the last save winning: what n8n does
 // with its database (WorkflowStaticDataService, workflowExecuteAfter). A restart is the node's module loaded afresh
 // (a new process memory) reading the static data as last saved.
 
-let sandbox: Sandbox;
-/** In front of the sandbox, for executions held open: it holds a request until the test lets it pass. */
-let proxy: CountingProxy;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	proxy = await startCountingProxy(sandbox.url);
-});
-afterAll(async () => {
-	await proxy.close();
-	await sandbox.close();
-});
-beforeEach(() => sandbox.reset());
+// The proxy in front of the sandbox, for executions held open: it holds a request until the test lets it pass.
+const { sandbox, proxy } = useSandboxBehindProxy();
 /** The executions held open: a test that fails midway leaves none behind to keep jest from ending. */
 const held = new Set<() => void>();
 afterEach(() => {
@@ -33,19 +21,9 @@ afterEach(() => {
 	held.clear();
 });
 
-const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
 /** A refund tool: 10 per call, 20 per execution, 25 a day (unless told), in USD. */
-const refundTool = (daily = 25) => ({
-	resource: 'transaction',
-	operation: 'refund',
-	paymentId: fromAI('paymentId', 'The paymentId of the payment to refund'),
-	amount: fromAI('amount', 'How much to give back', 'number'),
-	toolLimitCurrency: 'USD',
-	toolMaxAmount: 10,
-	toolMaxTotal: 20,
-	toolMaxDaily: daily,
-});
+const refundTool = (daily = 25) => refundToolOf({ toolLimitCurrency: 'USD', toolMaxAmount: 10, toolMaxTotal: 20, toolMaxDaily: daily });
 const DAILY = 25;
 
 let workflows = 0;

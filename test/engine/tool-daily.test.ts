@@ -1,59 +1,28 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { RunAsToolOptions } from '../support/agent';
-import { runAsTool } from '../support/agent';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiatePayment, sandboxCredentials, startSandbox } from '../support/fixtures';
+import { useSandbox } from '../support/fixtures';
+import { paidPayment as paidPaymentOf, refundTool as refundToolOf, runPaymentTool } from '../support/tool';
 
 // Maximum Total per Day, through n8n's engine: a chat agent makes one execution per message and an MCP client one per
 // call, so what a tool moves is bounded across executions. Each run below is one execution; they share the workflow's
 // static data as n8n's database keeps it between executions (n8n saves it for every mode but manual runs).
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 let workflows = 0;
-const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
-
-const refundTool = (limits: IDataObject) => ({
-	resource: 'transaction',
-	operation: 'refund',
-	paymentId: fromAI('paymentId', 'The paymentId of the payment to refund'),
-	amount: fromAI('amount', 'How much to give back', 'number'),
-	toolLimitCurrency: 'USD',
-	...limits,
-});
+const refundTool = (limits: IDataObject) => refundToolOf({ toolLimitCurrency: 'USD', ...limits });
 
 /** One execution of the tool (one chat message, one MCP call) with these calls, on the workflow's static data. */
 async function execution(workflow: { id: string; staticData: IDataObject }, parameters: IDataObject, calls: RunAsToolOptions['calls'], extra: Partial<RunAsToolOptions> = {}) {
-	return await runAsTool({
-		nodeType: PaymentGateway,
-		credentialType: PaymentGatewayApi,
-		credentials: sandboxCredentials(sandbox),
-		parameters: parameters as RunAsToolOptions['parameters'],
-		calls,
-		mode: 'webhook',
-		workflowId: workflow.id,
-		staticData: workflow.staticData,
-		...extra,
-	});
+	return await runPaymentTool(sandbox, parameters, calls, { mode: 'webhook', workflowId: workflow.id, staticData: workflow.staticData, ...extra });
 }
 
 const newWorkflow = () => ({ id: `daily-${++workflows}-${Date.now()}`, staticData: {} as IDataObject });
 
 /** A paid payment of `amount` USD made outside the agent; its paymentId. */
-async function paidPayment(amount: number): Promise<string> {
-	const orderId = await createOrder(sandbox, { amount });
-	const record = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
-	sandbox.clearLog();
-	return record.paymentId;
-}
+const paidPayment = (amount: number) => paidPaymentOf(sandbox, { amount });
 
 const refundsSent = () => sandbox.requests.filter((request) => request.path.endsWith('/transaction/refund')).length;
 

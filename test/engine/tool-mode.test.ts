@@ -1,72 +1,27 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
 import type { RunAsToolOptions } from '../support/agent';
-import { runAsTool, toolVariantOf } from '../support/agent';
-import type { Sandbox } from '../support/fixtures';
-import {
-	createOrder,
-	futureYear,
-	initiatePayment,
-	initiateParameters,
-	runNode,
-	sandboxCredentials,
-	settledPayment,
-	startSandbox,
-} from '../support/fixtures';
+import { toolVariantOf } from '../support/agent';
+import { createOrder, futureYear, initiateParameters, runNode, settledPayment, useSandbox } from '../support/fixtures';
 import { decryptCardDetails } from '../support/input-rules';
 import { findLeaks, sandboxSecrets } from '../support/leaks';
+import { fromAI, paidPayment as paidPaymentOf, refundTool, runPaymentTool, storedCardAndOrder as storedCardOf } from '../support/tool';
 
 // The node as an AI agent's tool (n8n-nodes-payment-gateway.paymentGatewayTool), called through n8n-core's tool
 // invocation as a model's tool calls would be: card details refused, money bounded by the author's limit, refusals
 // sent nowhere and answered in words, reads as in a normal node.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
-const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
-const refundTool = (extra: IDataObject = {}) => ({
-	resource: 'transaction',
-	operation: 'refund',
-	paymentId: fromAI('paymentId', 'The paymentId of the payment to refund'),
-	amount: fromAI('amount', 'How much to give back', 'number'),
-	...extra,
-});
 
-async function asTool(parameters: IDataObject, calls: RunAsToolOptions['calls'], extra: Partial<RunAsToolOptions> = {}) {
-	return await runAsTool({
-		nodeType: PaymentGateway,
-		credentialType: PaymentGatewayApi,
-		credentials: sandboxCredentials(sandbox),
-		parameters: parameters as RunAsToolOptions['parameters'],
-		calls,
-		...extra,
-	});
-}
+const asTool = (parameters: IDataObject, calls: RunAsToolOptions['calls'], extra: Partial<RunAsToolOptions> = {}) => runPaymentTool(sandbox, parameters, calls, extra);
 
-/** A successful card payment made outside the agent (25.50 USD unless the order says otherwise); its paymentId. */
-async function paidPayment(order: IDataObject = {}): Promise<string> {
-	const orderId = await createOrder(sandbox, order);
-	const record = await sandbox.completeAuthentication(await initiatePayment(sandbox, orderId), 'success');
-	sandbox.clearLog();
-	return record.paymentId;
-}
+const paidPayment = (order: IDataObject = {}) => paidPaymentOf(sandbox, order);
 
-/** A card stored by a payment made outside the agent, and a new order to pay with it (25.50 USD unless `order` says). */
-async function storedCardAndOrder(order: IDataObject = {}): Promise<{ orderId: string; digitalCardId: string }> {
-	const stored = await runNode(sandbox, initiateParameters(await createOrder(sandbox), { secureCard: true }));
-	const { digitalCardId } = stored.items[0].json.securedCardDetails as IDataObject;
-	const orderId = await createOrder(sandbox, order);
-	sandbox.clearLog();
-	return { orderId, digitalCardId: digitalCardId as string };
-}
+const storedCardAndOrder = (order: IDataObject = {}) => storedCardOf(sandbox, order);
 
 /**
  * The author's limits: per call, in USD, and (0: the same as per call) per execution; and the Maximum Total per Day

@@ -1,18 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @typescript-eslint/no-unused-vars -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, runNode, startSandbox } from '../support/fixtures';
+import { createOrder, initiateParameters, runNode, useSandbox } from '../support/fixtures';
 
 // Gateway failures of Transaction → Initiate through n8n's engine: each row of the spec's error table for
 // initiation (triggered by the sandbox's magic order amounts), sent exactly once, and Continue On Fail.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 function initiateRequests() {
 	return sandbox.requests.filter((request) => request.apiPath === '/transaction/initiate');

@@ -1,5 +1,4 @@
 import { createDecipheriv } from 'node:crypto';
-import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -15,19 +14,14 @@ import { encryptCardDetails } from '../../nodes/PaymentGateway/transport/crypto'
 import { operation as initiate } from '../../nodes/PaymentGateway/actions/transaction/initiate.operation';
 import { openGateway } from '../../nodes/PaymentGateway/transport/request';
 import { runWorkflow } from '../support/engine';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, futureYear, initiateParameters, runNode, sandboxCredentials, startSandbox } from '../support/fixtures';
+import { createOrder, futureYear, initiateParameters, runNode, sandboxCredentials, useSandbox } from '../support/fixtures';
+import { standInDescription } from '../support/stand-in';
 
 // The spec's flag table for Transaction → Initiate: every row the node lets a user choose, read back from the
 // request the sandbox received, with the encrypted card details decrypted here; and the refused row
 // (both skip flags true), which the node cannot choose and the transport will not send.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 function initiateRequests() {
 	return sandbox.requests.filter((request) => request.apiPath === '/transaction/initiate');
@@ -218,18 +212,9 @@ describe('transaction.initiate: both skip flags true cannot be sent', () => {
 	/** A throwaway node that sends an initiation body through the package's one transport. */
 	function probeNode(flags: { skipCVVandOTP: boolean; skipCVVOnlyFlag: boolean }, orderId: string) {
 		return class TransportProbe implements INodeType {
-			description: INodeTypeDescription = {
-				displayName: 'Transport Probe',
-				name: 'transportProbe',
-				group: ['transform'],
-				version: 1,
-				description: 'Sends one initiation body through the transport',
-				defaults: { name: 'Transport Probe' },
-				inputs: [NodeConnectionTypes.Main],
-				outputs: [NodeConnectionTypes.Main],
+			description: INodeTypeDescription = standInDescription('Transport Probe', 'Sends one initiation body through the transport', {
 				credentials: [{ name: 'paymentGatewayApi', required: true }],
-				properties: [],
-			};
+			});
 
 			async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 				const body: IDataObject = {

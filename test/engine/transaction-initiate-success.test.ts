@@ -1,18 +1,12 @@
 import { createDecipheriv, createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, customer, futureYear, initiateParameters, runNode, startSandbox } from '../support/fixtures';
+import { createOrder, customer, futureYear, initiateParameters, runNode, useSandbox } from '../support/fixtures';
 
 // Transaction → Initiate through n8n's engine against the sandbox: what a successful payment outputs,
 // and a card stored by one payment being used by the next one.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const CARD = '4111111111111111';
 const CVV = '123';
@@ -36,6 +30,16 @@ function sandboxFormData(paymentId: string): string {
 		'</form><script>document.forms[0].submit()</script>'
 	);
 }
+
+/** A payment in USD waiting for the customer, as the node outputs it: the sandbox's form handed on byte for byte. */
+const pendingPayment = (output: IDataObject, orderId: string, amount: number): IDataObject => ({
+	paymentId: expect.stringMatching(/^PAY/),
+	orderId,
+	paymentStatus: 'pending',
+	amount,
+	currency: 'USD',
+	redirectionData: { method: 'POST', formData: sandboxFormData(output.paymentId as string) },
+});
 
 /** The customerId the gateway derives from the order's e-mail and phone. */
 function customerIdOf(email: string, phone: string): string {
@@ -136,15 +140,7 @@ describe('transaction.initiate: successful payments', () => {
 			customerId: customerIdOf(customer.customerEmail, customer.customerPhone),
 			digitalCardId: expect.stringMatching(/^dc_[0-9a-f]{16}$/),
 		});
-		expect(output).toEqual({
-			paymentId: expect.stringMatching(/^PAY/),
-			orderId,
-			paymentStatus: 'pending',
-			amount: 25.5,
-			currency: 'USD',
-			redirectionData: { method: 'POST', formData: sandboxFormData(output.paymentId as string) },
-			securedCardDetails,
-		});
+		expect(output).toEqual({ ...pendingPayment(output, orderId, 25.5), securedCardDetails });
 		expectNoCardData(result.runData, { number: '5186001700008785', typed, cvv: '4321', month: '07', year: futureYear });
 
 		// The identifiers are the stored card's, as the gateway's card list shows it.
@@ -177,14 +173,7 @@ describe('transaction.initiate: successful payments', () => {
 
 		expect(result.error).toBeUndefined();
 		const output = result.items[0].json;
-		expect(output).toEqual({
-			paymentId: expect.stringMatching(/^PAY/),
-			orderId,
-			paymentStatus: 'pending',
-			amount: 12.34,
-			currency: 'USD',
-			redirectionData: { method: 'POST', formData: sandboxFormData(output.paymentId as string) },
-		});
+		expect(output).toEqual(pendingPayment(output, orderId, 12.34));
 		expectNoCardData(result.runData, { number: CARD, cvv: '987', month: '12', year: futureYear });
 
 		const sent = initiateRequests();

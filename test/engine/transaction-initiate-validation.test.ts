@@ -2,18 +2,12 @@
 import { createDecipheriv } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, futureYear, initiateParameters, runNode, startSandbox } from '../support/fixtures';
+import { createOrder, futureYear, initiateParameters, runNode, useSandbox } from '../support/fixtures';
 
 // Input checks of Transaction → Initiate through n8n's engine: each refused input gives a NodeOperationError
 // that names the field and the item, never repeats the refused value, and sends nothing to the gateway.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const now = new Date();
 const lastYear = String((now.getUTCFullYear() - 1) % 100).padStart(2, '0');

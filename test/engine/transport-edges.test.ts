@@ -1,20 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { WITHHELD } from '../../nodes/PaymentGateway/transport/redact';
-import type { Sandbox } from '../support/fixtures';
-import { createOrder, initiateParameters, orderParameters, runNode, settledPayment, startSandbox, withoutSubject } from '../support/fixtures';
+import { createOrder, initiateParameters, orderParameters, runNode, settledPayment, useSandbox, withoutSubject } from '../support/fixtures';
 import { everything, findLeaks, runMaterial, sandboxSecrets } from '../support/leaks';
 
 // The edges of the transport, each through n8n's engine against the sandbox: ids that would change a request's path
 // are refused with nothing sent; a failure answer reaches the execution only through its known fields, whatever else
 // a gateway or proxy puts in it; a delete answered "not found" after a retry is never reported as a deletion.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox();
 
 const CARD = '4111111111111111';
 const CVV = '7391';

@@ -5,6 +5,7 @@ import type { StatusRecord } from '../support/fixtures';
 import { runNode } from '../support/fixtures';
 import { PAYMENT_STATUS, useTriggerBench } from '../support/trigger';
 import type { WebhookServer } from '../support/webhook';
+import { deliverAll } from '../support/verify-workflow';
 
 // A notification's signature covers orderId|paymentId and the customer's browser carries it: a customer can post it
 // again, as often as they like, with anything else beside the ids. Replays start no execution (the key of a
@@ -15,19 +16,8 @@ const bench = useTriggerBench();
 const { notify, paid, settled } = bench;
 
 /** Delivers `count` bodies, `atOnce` in flight at a time, as a flood would; every answer must be 200. */
-async function flood(target: WebhookServer, count: number, atOnce: number, bodyOf: (index: number) => object): Promise<void> {
-	let next = 0;
-	const statuses: number[] = [];
-	await Promise.all(
-		Array.from({ length: atOnce }, async () => {
-			while (next < count) {
-				const index = next++;
-				statuses.push((await notify(target, bodyOf(index))).status);
-			}
-		}),
-	);
-	expect(statuses.filter((status) => status !== 200)).toEqual([]);
-}
+const flood = async (target: WebhookServer, count: number, atOnce: number, bodyOf: (index: number) => object) =>
+	await deliverAll(count, atOnce, async (index) => (await notify(target, bodyOf(index))).status);
 
 const storeOf = (target: WebhookServer) => JSON.stringify(target.store.staticData);
 const readsOf = (paymentId: string) => bench.recheckRequests().filter((request) => request.path.endsWith(`/${paymentId}`)).length;

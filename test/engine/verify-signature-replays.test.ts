@@ -1,64 +1,24 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
-import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
-import type { Sandbox, StatusRecord } from '../support/fixtures';
-import { runNode, sandboxCredentials, settledPayment, startSandbox } from '../support/fixtures';
-import { PlainWebhook } from '../support/plain-webhook';
+import type { StatusRecord } from '../support/fixtures';
+import { runNode, settledPayment, useSandbox } from '../support/fixtures';
 import type { WebhookServer } from '../support/webhook';
-import { startWebhookServer } from '../support/webhook';
+import { deliverAll, postJson, startVerifyingWorkflow } from '../support/verify-workflow';
 
 // A customer's browser carries the signed status record (the gateway posts it to the merchant's redirect URL), so a
 // customer can post it again to the webhook that verifies it, as often as they like. Status → Verify Signature in a
 // production workflow (a Webhook, then Verify Signature, as n8n runs them) shares and spaces its reads of one payment
 // as the trigger does, and says with `repeat` that this workflow verified this payment in this state before.
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
+const sandbox = useSandbox({ reset: false });
 
 /** A Webhook, then Verify Signature on the record in its body, at their defaults otherwise. */
-async function verifyingWorkflow(): Promise<WebhookServer> {
-	return await startWebhookServer({
-		nodeType: PlainWebhook,
-		credentialType: PaymentGatewayApi,
-		credentials: sandboxCredentials(sandbox),
-		then: [
-			{
-				nodeType: PaymentGateway,
-				name: 'Verify Signature',
-				parameters: {
-					resource: 'status',
-					operation: 'verifySignature',
-					orderId: '={{ $json.body.orderId }}',
-					paymentId: '={{ $json.body.paymentId }}',
-					signature: '={{ $json.body.signature }}',
-				},
-			},
-		],
-	});
-}
+const verifyingWorkflow = async () => await startVerifyingWorkflow(sandbox);
 
 /** Posts `count` bodies, `atOnce` in flight at a time; every answer must be 200. */
-async function post(target: WebhookServer, count: number, atOnce: number, body: (index: number) => object): Promise<void> {
-	let next = 0;
-	const statuses: number[] = [];
-	await Promise.all(
-		Array.from({ length: atOnce }, async () => {
-			while (next < count) {
-				const index = next++;
-				const response = await fetch(target.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body(index)) });
-				await response.text();
-				statuses.push(response.status);
-			}
-		}),
-	);
-	expect(statuses.filter((status) => status !== 200)).toEqual([]);
-}
+const post = async (target: WebhookServer, count: number, atOnce: number, body: (index: number) => object) =>
+	await deliverAll(count, atOnce, async (index) => await postJson(target, body(index)));
 
 const readsOf = (paymentId: string) => sandbox.requests.filter((request) => request.path.endsWith(`/transaction/status/${paymentId}`)).length;
 /** What Verify Signature output in each execution, in the order they finished. */

@@ -1,40 +1,24 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/node-usable-as-tool -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { PaymentGatewayApi } from '../../credentials/PaymentGatewayApi.credentials';
 import { PaymentGateway } from '../../nodes/PaymentGateway/PaymentGateway.node';
-import type { Sandbox, StatusRecord } from '../support/fixtures';
-import { sandboxCredentials, settledPayment, startSandbox } from '../support/fixtures';
-import { PlainWebhook } from '../support/plain-webhook';
+import type { StatusRecord } from '../support/fixtures';
+import { settledPayment, useSandbox } from '../support/fixtures';
 import type { StaticDataStore, WebhookServer } from '../support/webhook';
-import { startWebhookServer } from '../support/webhook';
+import { standInDescription } from '../support/stand-in';
+import { postJson, startVerifyingWorkflow } from '../support/verify-workflow';
 
 // A save of the workflow's static data by an execution that copied Verify Signature's memory earlier (it verified one
 // record, then went on with a slow node) must not overwrite what executions that ended meanwhile saved: the process's
 // memory holds it, but a restart reads only the store, and a customer replaying their own record after the restart
 // would get `repeat: false` a second time. Found by an attack on issue 41's result; the memory is now saved as a view.
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
+const sandbox = useSandbox({ reset: false });
 
 /** A node after Verify Signature that takes its time for the record of `slowPaymentId` (an HTTP call, an agent...). */
 const gates = new Map<string, Promise<void>>();
 class SlowStep implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Slow Step',
-		name: 'slowStep',
-		group: ['transform'],
-		version: 1,
-		description: 'Waits for the test to let its item pass',
-		defaults: { name: 'Slow Step' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
+	description: INodeTypeDescription = standInDescription('Slow Step', 'Waits for the test to let its item pass');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
@@ -53,33 +37,11 @@ function restartedNode(): typeof PaymentGateway {
 	return loaded!;
 }
 
-async function verifyingWorkflow(store: StaticDataStore, nodeType: typeof PaymentGateway): Promise<WebhookServer> {
-	return await startWebhookServer({
-		nodeType: PlainWebhook,
-		credentialType: PaymentGatewayApi,
-		credentials: sandboxCredentials(sandbox),
-		store,
-		then: [
-			{
-				nodeType,
-				name: 'Verify Signature',
-				parameters: {
-					resource: 'status',
-					operation: 'verifySignature',
-					orderId: '={{ $json.body.orderId }}',
-					paymentId: '={{ $json.body.paymentId }}',
-					signature: '={{ $json.body.signature }}',
-				},
-			},
-			{ nodeType: SlowStep, name: 'Slow Step', parameters: {} },
-		],
-	});
-}
+const verifyingWorkflow = async (store: StaticDataStore, nodeType: typeof PaymentGateway) =>
+	await startVerifyingWorkflow(sandbox, { store, nodeType, after: [{ nodeType: SlowStep, name: 'Slow Step', parameters: {} }] });
 
 async function post(server: WebhookServer, record: StatusRecord): Promise<void> {
-	const response = await fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(record) });
-	await response.text();
-	expect(response.status).toBe(200);
+	expect(await postJson(server, record)).toBe(200);
 }
 
 const repeats = (server: WebhookServer) => server.executions.map((execution) => execution.outputOf('Verify Signature')[0]?.json.repeat);

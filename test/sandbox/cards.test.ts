@@ -1,21 +1,6 @@
 import * as crypto from 'node:crypto';
-import {
-	axios,
-	call,
-	cardOf,
-	control,
-	createOrder,
-	customer,
-	DECLINED,
-	expectFailure,
-	initiate,
-	luhnComplete,
-	orderBody,
-	statusByPayment,
-	useSandbox,
-	VISA,
-	MASTERCARD,
-} from './support';
+import { axios, call, cardOf, control, createOrder, customer, DECLINED, expectFailure, initiate, luhnComplete, orderBody, statusByPayment, useSandbox, VISA, MASTERCARD } from './support';
+import { storedVisa } from '../support/records';
 
 const sb = useSandbox();
 
@@ -40,17 +25,7 @@ describe('digital cards', () => {
 		const list = await call('GET', `/customer/${customerId}/digitalCards`);
 		expect(list.status).toBe(200);
 		expect(list.data.data.remainingLimit).toBe(4);
-		expect(list.data.data.digitalCards).toEqual([
-			{
-				digitalCardId,
-				network: 'visa',
-				cardType: 'credit',
-				status: 'ACTIVE',
-				panLastFour: '1111',
-				createdAt: expect.any(String),
-				updatedAt: expect.any(String),
-			},
-		]);
+		expect(list.data.data.digitalCards).toEqual([storedVisa(digitalCardId)]);
 		expect(JSON.stringify(list.data)).not.toContain(VISA);
 
 		// The same card again keeps its token.

@@ -1,16 +1,6 @@
 import * as crypto from 'node:crypto';
 import { startSandbox } from '../../sandbox/gateway';
-import {
-	axios,
-	call,
-	control,
-	createOrder,
-	expectFailure,
-	initiate,
-	orderBody,
-	sign,
-	useSandbox,
-} from './support';
+import { axios, call, control, createOrder, expectFailure, initiate, orderBody, sign, useSandbox } from './support';
 
 const sb = useSandbox();
 

@@ -4,24 +4,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox } from '../../sandbox/gateway';
 import { until } from '../support/until';
-import {
-	axios,
-	call,
-	cardOf,
-	checkout,
-	control,
-	createOrder,
-	DECLINED,
-	initiate,
-	initiateBody,
-	ISO_TIME,
-	orderBody,
-	paidOrder,
-	PAYMENT_ID,
-	refund,
-	REFUND_ID,
-	useSandbox,
-} from './support';
+import { axios, call, cardOf, checkout, control, createOrder, DECLINED, initiate, initiateBody, ISO_TIME, orderBody, paidOrder, PAYMENT_ID, refund, REFUND_ID, useSandbox } from './support';
 
 // A merchant endpoint in the test receives the notifications; openssl checks their signatures.
 
@@ -62,6 +45,18 @@ async function receiver(answer: (r: Received) => number | null = () => 200) {
 }
 
 let merchant: Awaited<ReturnType<typeof receiver>>;
+
+/** The first notification the merchant received, once it has, as JSON. */
+async function firstNotification() {
+	await sb().waitForNotifications(1);
+	return JSON.parse(merchant.received[0].text);
+}
+
+/** A wrapped notification of this payment, signed as the gateway signs it, with `data` beside the ids. */
+const wrappedOf = (eventType: string, orderId: string, paymentId: string, data: object) => ({
+	eventType,
+	data: { orderId, paymentId, signature: opensslHmac(secret(), `${orderId}|${paymentId}`), failureReason: null, ...data },
+});
 afterEach(async () => {
 	await merchant?.close();
 });
@@ -115,8 +110,7 @@ describe('flat notifications', () => {
 		const { orderId, paymentId } = await paidOrder({ amount: 20 });
 		sb().setNotifications({ url: merchant.url });
 		const refundId = (await refund(paymentId, 5.25)).data.data.refundId;
-		await sb().waitForNotifications(1);
-		const body = JSON.parse(merchant.received[0].text);
+		const body = await firstNotification();
 		expect(body).toMatchObject({
 			orderId,
 			paymentId,
@@ -177,24 +171,17 @@ describe('wrapped notifications', () => {
 		const orderId = await createOrder();
 		const paymentId = (await initiate(orderId)).data.data.paymentId;
 		sb().completeAuthentication(paymentId, 'success');
-		await sb().waitForNotifications(1);
-		const body = JSON.parse(merchant.received[0].text);
-		expect(body).toEqual({
-			eventType: 'TRANSACTION_COMPLETED',
-			data: {
-				orderId,
-				paymentId,
+		expect(await firstNotification()).toEqual(
+			wrappedOf('TRANSACTION_COMPLETED', orderId, paymentId, {
 				status: 'success',
 				receiptId: 'rcpt-1',
 				amount: 10.5,
-				signature: opensslHmac(secret(), `${orderId}|${paymentId}`),
 				timestamp: expect.stringMatching(ISO_TIME),
 				paymentDetails: { paymentMethod: 'card', cardNetwork: 'visa', cardType: 'credit' },
-				failureReason: null,
 				redirectType: null,
 				redirectUrl: 'https://shop.example.com/return',
-			},
-		});
+			}),
+		);
 	});
 
 	test('an order made by create-checkout carries its redirectType', async () => {
@@ -224,28 +211,16 @@ describe('wrapped notifications', () => {
 		const { orderId, paymentId } = await paidOrder({ amount: 1.119, currency: 'OMR' });
 		sb().setNotifications({ url: merchant.url, format: 'wrapped' });
 		await refund(paymentId, 1.119);
-		await sb().waitForNotifications(1);
-		const body = JSON.parse(merchant.received[0].text);
-		expect(body).toMatchObject({
-			eventType: 'REFUND_SUCCESS',
-			data: {
-				orderId,
-				paymentId,
-				refundId: expect.stringMatching(REFUND_ID),
-				status: 'refunded',
-				amount: '1.119',
-				failureReason: null,
-				signature: opensslHmac(secret(), `${orderId}|${paymentId}`),
-			},
-		});
+		expect(await firstNotification()).toMatchObject(
+			wrappedOf('REFUND_SUCCESS', orderId, paymentId, { refundId: expect.stringMatching(REFUND_ID), status: 'refunded', amount: '1.119' }),
+		);
 	});
 
 	test('padding: every string carries stray spaces; the signature is over the unpadded ids', async () => {
 		merchant = await receiver();
 		sb().setNotifications({ url: merchant.url, format: 'wrapped', pad: true });
 		const { orderId, paymentId } = await paidOrder();
-		await sb().waitForNotifications(1);
-		const body = JSON.parse(merchant.received[0].text);
+		const body = await firstNotification();
 		expect(body.eventType).toBe(' TRANSACTION_COMPLETED ');
 		expect(body.data.status).toBe(' success ');
 		expect(body.data.orderId).toBe(` ${orderId} `);

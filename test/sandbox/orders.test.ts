@@ -1,13 +1,4 @@
-import {
-	call,
-	checkout,
-	checkStatus,
-	customer,
-	expectFailure,
-	ORDER_ID,
-	orderBody,
-	useSandbox,
-} from './support';
+import { call, checkout, checkStatus, customer, expectFailure, ORDER_ID, orderBody, useSandbox } from './support';
 
 const sb = useSandbox();
 

@@ -1,23 +1,5 @@
 import * as crypto from 'node:crypto';
-import {
-	axios,
-	call,
-	cardOf,
-	checkStatus,
-	control,
-	createOrder,
-	DECLINED,
-	encrypt,
-	expectFailure,
-	initiate,
-	ISO_TIME,
-	MASTERCARD,
-	PAYMENT_ID,
-	sign,
-	statusByPayment,
-	useSandbox,
-	VISA,
-} from './support';
+import { axios, call, cardOf, checkStatus, control, createOrder, DECLINED, encrypt, expectFailure, initiate, ISO_TIME, MASTERCARD, PAYMENT_ID, sign, statusByPayment, useSandbox, VISA } from './support';
 
 const sb = useSandbox();
 

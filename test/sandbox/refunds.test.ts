@@ -1,18 +1,4 @@
-import {
-	call,
-	checkStatus,
-	createOrder,
-	expectFailure,
-	initiate,
-	paidOrder,
-	refund,
-	REFUND_ID,
-	ISO_TIME,
-	statusByPayment,
-	useSandbox,
-	DECLINED,
-	cardOf,
-} from './support';
+import { call, checkStatus, createOrder, expectFailure, initiate, paidOrder, refund, REFUND_ID, ISO_TIME, statusByPayment, useSandbox, DECLINED, cardOf } from './support';
 
 const sb = useSandbox();
 

@@ -41,6 +41,9 @@ export interface RunAsToolResult {
 	error?: unknown;
 }
 
+/** The description of the harness's agent node: a main input and the tools it calls. */
+export const AGENT_DESCRIPTION: INodeTypeDescription;
+
 export function runAsTool(options: RunAsToolOptions): Promise<RunAsToolResult>;
 
 /** The tool variant n8n's loader makes of a node type with `usableAsTool` (`<name>Tool`, an ai_tool output). */

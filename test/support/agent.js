@@ -58,23 +58,26 @@ function toolVariantOf(nodeTypeInput) {
 	return { description, execute: base.execute, methods: base.methods };
 }
 
+/** The description of the harness's agent node: a main input and the tools it calls. */
+const AGENT_DESCRIPTION = {
+	displayName: 'Harness Agent',
+	name: 'agent',
+	group: ['transform'],
+	version: 1,
+	description: 'Calls its tools as a language model would',
+	defaults: { name: AGENT_NAME },
+	inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true }],
+	outputs: [NodeConnectionTypes.Main],
+	properties: [],
+};
+
 /**
  * An agent node whose "model" makes the given tool calls: [{ args, tool? }], in turn, or all at once with `parallel`
  * (as a model that asks for several tool calls in one message, which n8n's agent runs together).
  */
 function scriptedAgent(calls, parallel = false) {
 	return {
-		description: {
-			displayName: 'Harness Agent',
-			name: 'agent',
-			group: ['transform'],
-			version: 1,
-			description: 'Calls its tools as a language model would',
-			defaults: { name: AGENT_NAME },
-			inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true }],
-			outputs: [NodeConnectionTypes.Main],
-			properties: [],
-		},
+		description: AGENT_DESCRIPTION,
 		async execute() {
 			const supplied = await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0);
 			const tools = (Array.isArray(supplied) ? supplied : [supplied]).flatMap((tool) => tool.tools ?? [tool]);
@@ -160,4 +163,4 @@ async function runAsTool(options) {
 	};
 }
 
-module.exports = { runAsTool, toolVariantOf };
+module.exports = { AGENT_DESCRIPTION, runAsTool, toolVariantOf };

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/node-connection-type-literal, @n8n/community-nodes/node-usable-as-tool, @n8n/community-nodes/require-node-api-error -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeApiError } from 'n8n-workflow';
@@ -18,6 +18,7 @@ import type {
 } from 'n8n-workflow';
 
 import { runWorkflow, testCredential } from './engine';
+import { standInDescription } from './stand-in';
 
 // Checks of the harness itself: a fake node and credential run through n8n's real
 // execution engine against a throwaway HTTP server on the loopback interface.
@@ -155,15 +156,7 @@ class GenericApi implements ICredentialType {
 // --- fake node ---------------------------------------------------------------
 
 class FakeNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Fake',
-		name: 'fake',
-		group: ['transform'],
-		version: 1,
-		description: 'Test node',
-		defaults: { name: 'Fake' },
-		inputs: ['main'],
-		outputs: ['main'],
+	description: INodeTypeDescription = standInDescription('Fake', 'Test node', {
 		credentials: [{ name: 'fakeApi', required: true }],
 		properties: [
 			{ displayName: 'Path', name: 'path', type: 'string', default: '/x' },
@@ -172,7 +165,7 @@ class FakeNode implements INodeType {
 			{ displayName: 'Amount', name: 'amount', type: 'number', default: 0 },
 			{ displayName: 'Ignore HTTP Status Errors', name: 'ignoreStatus', type: 'boolean', default: true },
 		],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
@@ -513,20 +506,12 @@ describe('testCredential', () => {
 /** Fails while its parameter says so; records the mode and what it was given each time it runs. */
 const retryRuns: Array<{ mode: string; label: unknown; items: number }> = [];
 class FlakyNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Flaky',
-		name: 'flaky',
-		group: ['transform'],
-		version: 1,
-		description: 'Fails while told to',
-		defaults: { name: 'Flaky' },
-		inputs: ['main'],
-		outputs: ['main'],
+	description: INodeTypeDescription = standInDescription('Flaky', 'Fails while told to', {
 		properties: [
 			{ displayName: 'Fail', name: 'fail', type: 'boolean', default: false },
 			{ displayName: 'Label', name: 'label', type: 'string', default: '' },
 		],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();

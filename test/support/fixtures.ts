@@ -13,6 +13,49 @@ import { runWorkflow, testCredential } from './engine';
 export { startSandbox };
 export type { Sandbox, StatusRecord };
 
+/** A handle on what a test file's set-up makes before its tests: reached through it once they run. */
+function handle<T extends object>(current: () => T | undefined): T {
+	const target = () => {
+		const value = current();
+		if (!value) throw new Error('Reached only once the tests run');
+		return value;
+	};
+	return new Proxy({} as T, {
+		get(_target, key) {
+			const value: unknown = Reflect.get(target(), key, target());
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target()) : value;
+		},
+		set: (_target, key, value) => Reflect.set(target(), key, value, target()),
+	});
+}
+
+type UseSandboxOptions = Parameters<typeof startSandbox>[0] & { reset?: boolean };
+
+/**
+ * One sandbox for the test file: started before its tests, closed after them, its log and state reset before each
+ * one unless `reset` is false.
+ */
+export function useSandbox(options: UseSandboxOptions = {}): Sandbox {
+	return useSandboxBehindProxy(options, false).sandbox;
+}
+
+/** One sandbox for the test file, as useSandbox, and (unless `proxied` is false) a counting proxy in front of it. */
+export function useSandboxBehindProxy(options: UseSandboxOptions = {}, proxied = true): { sandbox: Sandbox; proxy: CountingProxy } {
+	const { reset = true, ...sandboxOptions } = options;
+	let sandbox: Sandbox | undefined;
+	let proxy: CountingProxy | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox(sandboxOptions);
+		if (proxied) proxy = await startCountingProxy(sandbox.url);
+	});
+	afterAll(async () => {
+		await proxy?.close();
+		await sandbox?.close();
+	});
+	if (reset) beforeEach(() => sandbox!.reset());
+	return { sandbox: handle(() => sandbox), proxy: handle(() => proxy) };
+}
+
 /** The credential as a user would fill it in for the sandbox. */
 export function sandboxCredentials(
 	sandbox: Sandbox,

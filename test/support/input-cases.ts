@@ -5,6 +5,7 @@ import { helperTimeoutMs } from '../../nodes/PaymentGateway/transport/deadline';
 import type { SentRequest } from './execute-host';
 import { HOST_CREDENTIALS } from './execute-host';
 import { futureYear } from './fixtures';
+import { genericParameters, keyOf, NODE_OPERATIONS } from './operations';
 import type { Expected } from './input-rules';
 import * as rules from './input-rules';
 import { textOf } from './input-rules';
@@ -69,26 +70,29 @@ const INITIATE: IDataObject = {
 	options: {},
 };
 const TOKEN: IDataObject = { ...INITIATE, paymentMode: 'token' };
-const REFUND: IDataObject = { resource: 'transaction', operation: 'refund', paymentId: 'PAYGENERATED', amount: 5, options: {} };
-const BY_ORDER: IDataObject = { resource: 'status', operation: 'getByOrderId', orderId: 'wb-generated', options: {} };
-const BY_PAYMENT: IDataObject = { resource: 'status', operation: 'getByPaymentId', paymentId: 'PAYGENERATED', options: {} };
 // A customer without stored cards still gives one item, so that every input item has its output.
 const CARDS: IDataObject = { resource: 'digitalCard', operation: 'getMany', customerId: 'cus_generated', options: { outputSummaryWhenEmpty: true } };
-const CARD: IDataObject = { ...CARDS, operation: 'get', digitalCardId: 'dc_generated', options: {} };
 
+/** Identifiers no record in the sandbox has. */
+const GENERATED_IDS = { orderId: 'wb-generated', paymentId: 'PAYGENERATED', customerId: 'cus_generated', digitalCardId: 'dc_generated' };
+
+/** A list field given by its id, as an item's expression gives it (and the fast path's stand-in reads it). */
+const byId = (parameters: IDataObject): IDataObject =>
+	Object.fromEntries(Object.entries(parameters).map(([name, value]) => [name, (value as IDataObject | undefined)?.mode === 'id' ? (value as IDataObject).value : value])) as IDataObject;
+
+/**
+ * Each operation of the router's list, valid: its fields from its descriptor (test/support/operations.ts) but where
+ * an override gives them; then the variants some field cases run on.
+ */
 const BASES: Record<string, IDataObject> = {
+	...Object.fromEntries(NODE_OPERATIONS.map((operation) => [keyOf(operation), byId(genericParameters(operation, { options: {} }, GENERATED_IDS))])),
 	'order.create': ORDER,
 	'order.createCheckout': CHECKOUT,
+	'transaction.initiate': INITIATE,
+	'digitalCard.getMany': CARDS,
 	'order.create (amount 25)': { ...ORDER, amount: 25 },
 	'order.createCheckout (amount 25)': { ...CHECKOUT, amount: 25 },
-	'transaction.initiate': INITIATE,
 	'transaction.initiate (stored card)': TOKEN,
-	'transaction.refund': REFUND,
-	'status.getByOrderId': BY_ORDER,
-	'status.getByPaymentId': BY_PAYMENT,
-	'digitalCard.getMany': CARDS,
-	'digitalCard.get': CARD,
-	'digitalCard.delete': { ...CARD, operation: 'delete' },
 };
 
 const body = (request: SentRequest) => JSON.parse(request.body ?? '{}') as IDataObject;
@@ -218,7 +222,7 @@ function optionCases(operation: string, read: boolean): FieldCase[] {
 	return [timeout, ...(read ? [retries] : []), ...headerCases(operation)];
 }
 
-export const FIELD_CASES: FieldCase[] = [
+const LISTED: FieldCase[] = [
 	amountCase('order.create', currencyDigits, true),
 	amountCase('order.createCheckout', currencyDigits, true),
 	amountCase('transaction.refund', () => 3, false),
@@ -362,4 +366,13 @@ export const FIELD_CASES: FieldCase[] = [
 	...optionCases('transaction.initiate', false),
 	...optionCases('status.getByOrderId', true),
 	...optionCases('digitalCard.delete', true),
+];
+
+/**
+ * The field cases above, then, for an operation of the router's list none of them names, what every call of an
+ * operation with Options takes: the Timeout, Max Retries for a read, and the headers.
+ */
+export const FIELD_CASES: FieldCase[] = [
+	...LISTED,
+	...NODE_OPERATIONS.filter((operation) => operation.options !== false && !LISTED.some((fieldCase) => BASES[fieldCase.operation].operation === operation.value && BASES[fieldCase.operation].resource === operation.resource)).flatMap((operation) => optionCases(keyOf(operation), !operation.sendsOnce)),
 ];

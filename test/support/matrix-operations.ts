@@ -4,6 +4,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from './fixtures';
 import { futureYear, initiateParameters, orderParameters, runNode } from './fixtures';
+import type { Operation } from '../../nodes/PaymentGateway/actions/operation';
+import { genericParameters, idFieldsOf, keyOf, kindOf, labelOf, NODE_OPERATIONS, operationByKey } from './operations';
 
 // The operations of the fault matrix, each with three input items and what it needs in the sandbox beforehand.
 // Card data reaches Initiate through expressions over the items, as in a checkout workflow.
@@ -81,11 +83,74 @@ async function statusRecords(sandbox: Sandbox): Promise<IDataObject[]> {
 const storedCards = async (sandbox: Sandbox) =>
 	(await payments(sandbox, true)).map((payment) => payment.securedCardDetails as IDataObject);
 
-function orderCase(name: string, label: string, extra: IDataObject, output: IDataObject): OperationCase {
+/** Three settled payments with their cards stored: every identifier an operation may ask for, per item. */
+const everyId = async (sandbox: Sandbox) =>
+	(await payments(sandbox, true)).map(({ orderId, paymentId, securedCardDetails }) => ({ orderId, paymentId, ...(securedCardDetails as IDataObject) }));
+
+/** A read of records the sandbox holds: its identifier fields from the items, one record each. */
+interface Read {
+	records(sandbox: Sandbox): Promise<IDataObject[]>;
+	/** A piece of the record's requests. */
+	key(record: IDataObject): string;
+	output(record: IDataObject): IDataObject;
+}
+
+const READS: Record<string, Read> = {
+	'status.getByOrderId': {
+		records: payments,
+		key: ({ orderId }) => `orderId=${orderId as string}`,
+		output: ({ orderId, paymentId }) => ({ orderId, paymentId, status: 'success' }),
+	},
+	'status.getByPaymentId': {
+		records: payments,
+		key: ({ paymentId }) => `/transaction/status/${paymentId as string}`,
+		output: ({ orderId, paymentId }) => ({ orderId, paymentId, paymentStatus: 'success' }),
+	},
+	'digitalCard.getMany': {
+		records: storedCards,
+		key: ({ customerId }) => `/customer/${customerId as string}/digitalCards`,
+		output: (card) => ({ ...card, panLastFour: CARD.slice(-4), remainingLimit: 4 }),
+	},
+	'digitalCard.get': {
+		records: storedCards,
+		key: ({ digitalCardId }) => `/digitalCards/${digitalCardId as string}`,
+		output: (card) => ({ ...card, panLastFour: CARD.slice(-4) }),
+	},
+	'digitalCard.delete': {
+		records: storedCards,
+		key: ({ digitalCardId }) => `/digitalCards/${digitalCardId as string}`,
+		output: (card) => ({ ...card, deleted: true }),
+	},
+};
+
+/**
+ * A read without an entry in READS: every identifier it asks for from three settled payments with stored cards,
+ * its requests told apart by the first, and its outputs holding those its answer declares.
+ */
+function genericRead(operation: Operation): Read {
+	const ids = idFieldsOf(operation);
 	return {
-		name,
-		label,
-		kind: 'write',
+		records: everyId,
+		key: (record) => String(record[ids[0]] ?? ''),
+		output: (record) => Object.fromEntries(ids.filter((id) => Object.hasOwn(operation.answer, id)).map((id) => [id, record[id]])),
+	};
+}
+
+function readCase(operation: Operation, read: Read): OperationCase['prepare'] {
+	const ids = idFieldsOf(operation);
+	return async (sandbox) => {
+		const records = await read.records(sandbox);
+		return {
+			parameters: genericParameters(operation, Object.fromEntries(ids.map((id) => [id, `={{ $json.${id} }}`]))),
+			items: records.map((record) => Object.fromEntries(ids.map((id) => [id, record[id]]))),
+			keys: records.map(read.key),
+			outputs: records.map(read.output),
+		};
+	};
+}
+
+function orderCase(extra: IDataObject, output: IDataObject): Pick<OperationCase, 'prepare'> {
+	return {
 		async prepare() {
 			const receipts = ITEMS.map((index) => `cell-receipt-${index}`);
 			return {
@@ -98,13 +163,11 @@ function orderCase(name: string, label: string, extra: IDataObject, output: IDat
 	};
 }
 
-export const OPERATIONS: OperationCase[] = [
-	orderCase('order.create', 'Order → Create', {}, { currency: 'USD' }),
-	orderCase('order.createCheckout', 'Order → Create Checkout', { operation: 'createCheckout', redirectType: 'post' }, { status: 'success' }),
-	{
-		name: 'transaction.initiate',
-		label: 'Transaction → Initiate',
-		kind: 'write',
+/** What an operation needs beyond a read of its fields: the writes, and the one that sends nothing. */
+const OVERRIDES: Record<string, Partial<Pick<OperationCase, 'kind' | 'prepare'>>> = {
+	'order.create': orderCase({}, { currency: 'USD' }),
+	'order.createCheckout': orderCase({ operation: 'createCheckout', redirectType: 'post' }, { status: 'success' }),
+	'transaction.initiate': {
 		async prepare(sandbox) {
 			const orderIds = await orders(sandbox);
 			return {
@@ -120,10 +183,7 @@ export const OPERATIONS: OperationCase[] = [
 			};
 		},
 	},
-	{
-		name: 'transaction.refund',
-		label: 'Transaction → Refund',
-		kind: 'write',
+	'transaction.refund': {
 		async prepare(sandbox) {
 			const paid = await payments(sandbox);
 			return {
@@ -134,92 +194,7 @@ export const OPERATIONS: OperationCase[] = [
 			};
 		},
 	},
-	{
-		name: 'status.getByOrderId',
-		label: 'Status → Get by Order ID',
-		kind: 'read',
-		async prepare(sandbox) {
-			const paid = await payments(sandbox);
-			return {
-				parameters: { resource: 'status', operation: 'getByOrderId', orderId: '={{ $json.orderId }}' },
-				items: paid.map(({ orderId }) => ({ orderId })),
-				keys: paid.map(({ orderId }) => `orderId=${orderId as string}`),
-				outputs: paid.map(({ orderId, paymentId }) => ({ orderId, paymentId, status: 'success' })),
-			};
-		},
-	},
-	{
-		name: 'status.getByPaymentId',
-		label: 'Status → Get by Payment ID',
-		kind: 'read',
-		async prepare(sandbox) {
-			const paid = await payments(sandbox);
-			return {
-				parameters: { resource: 'status', operation: 'getByPaymentId', paymentId: '={{ $json.paymentId }}' },
-				items: paid.map(({ paymentId }) => ({ paymentId })),
-				keys: paid.map(({ paymentId }) => `/transaction/status/${paymentId as string}`),
-				outputs: paid.map(({ orderId, paymentId }) => ({ orderId, paymentId, paymentStatus: 'success' })),
-			};
-		},
-	},
-	{
-		name: 'digitalCard.getMany',
-		label: 'Digital Card → Get Many',
-		kind: 'read',
-		async prepare(sandbox) {
-			const cards = await storedCards(sandbox);
-			return {
-				parameters: { resource: 'digitalCard', operation: 'getMany', customerId: '={{ $json.customerId }}' },
-				items: cards.map(({ customerId }) => ({ customerId })),
-				keys: cards.map(({ customerId }) => `/customer/${customerId as string}/digitalCards`),
-				outputs: cards.map((card) => ({ ...card, panLastFour: CARD.slice(-4), remainingLimit: 4 })),
-			};
-		},
-	},
-	...(['get', 'delete'] as const).map(
-		(operation): OperationCase => ({
-			name: `digitalCard.${operation}`,
-			label: operation === 'get' ? 'Digital Card → Get' : 'Digital Card → Delete',
-			kind: 'read',
-			async prepare(sandbox) {
-				const cards = await storedCards(sandbox);
-				return {
-					parameters: {
-						resource: 'digitalCard',
-						operation,
-						customerId: '={{ $json.customerId }}',
-						digitalCardId: '={{ $json.digitalCardId }}',
-					},
-					items: cards,
-					keys: cards.map(({ digitalCardId }) => `/digitalCards/${digitalCardId as string}`),
-					outputs: cards.map((card) => (operation === 'get' ? { ...card, panLastFour: CARD.slice(-4) } : { ...card, deleted: true })),
-				};
-			},
-		}),
-	),
-	{
-		name: 'trigger.recheck',
-		label: 'Status → Get by Payment ID',
-		kind: 'trigger',
-		async prepare(sandbox) {
-			const records = await statusRecords(sandbox);
-			return {
-				parameters: {},
-				items: records,
-				keys: records.map(({ paymentId }) => `/transaction/status/${paymentId as string}`),
-				outputs: records.map(({ orderId, paymentId }) => ({
-					orderId,
-					paymentId,
-					status: 'success',
-					notifiedStatus: 'success',
-					statusVerified: true,
-				})),
-			};
-		},
-	},
-	{
-		name: 'status.verifySignature',
-		label: 'Status → Verify Signature',
+	'status.verifySignature': {
 		kind: 'local',
 		async prepare(sandbox) {
 			const secret = sandbox.clients.active.clientSecret;
@@ -235,6 +210,43 @@ export const OPERATIONS: OperationCase[] = [
 				items,
 				keys: [],
 				outputs: items.map((item) => ({ ...item, signatureValid: true, statusVerified: false, repeat: false })),
+			};
+		},
+	},
+};
+
+/**
+ * Every operation of the router's list, then the trigger's re-check. Its kind is read from the descriptor (a write is
+ * sent once); one without an override is run as a read of its fields (READS, else genericRead).
+ */
+export const OPERATIONS: OperationCase[] = [
+	...NODE_OPERATIONS.map((operation): OperationCase => {
+		const key = keyOf(operation);
+		return {
+			name: key,
+			label: labelOf(operation),
+			kind: kindOf(operation),
+			prepare: readCase(operation, READS[key] ?? genericRead(operation)),
+			...OVERRIDES[key],
+		};
+	}),
+	{
+		name: 'trigger.recheck',
+		label: labelOf(operationByKey('status.getByPaymentId')),
+		kind: 'trigger',
+		async prepare(sandbox) {
+			const records = await statusRecords(sandbox);
+			return {
+				parameters: {},
+				items: records,
+				keys: records.map(({ paymentId }) => `/transaction/status/${paymentId as string}`),
+				outputs: records.map(({ orderId, paymentId }) => ({
+					orderId,
+					paymentId,
+					status: 'success',
+					notifiedStatus: 'success',
+					statusVerified: true,
+				})),
 			};
 		},
 	},

@@ -27,18 +27,7 @@ const { NodeHelpers, Workflow, createRunExecutionData, jsonParse } = require('n8
 
 const { ensureSetup, internals } = require('./engine');
 
-const {
-	HarnessNodeTypes,
-	HarnessCredentialsHelper,
-	buildAdditionalData,
-	registerNodeType,
-	setUpCredentials,
-	executeWorkflow,
-	nodeResult,
-	latestVersion,
-	clone,
-	requireFromCore,
-} = internals;
+const { HarnessNodeTypes, HarnessCredentialsHelper, buildAdditionalData, registerNodeType, setUpCredentials, executeWorkflow, nodeResult, latestVersion, clone, requireFromCore } = internals;
 const { parseIncomingMessage } = requireFromCore('@n8n/backend-network');
 
 const MODE = 'webhook';

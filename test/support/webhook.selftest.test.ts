@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/node-connection-type-literal, @n8n/community-nodes/node-usable-as-tool -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
+/* eslint-disable @n8n/community-nodes/node-connection-type-literal -- test code, not shipped: n8n's rules for a node's own code do not apply (CONTRIBUTING.md, n8n Cloud) */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -11,6 +11,7 @@ import type {
 
 import type { WebhookServer } from './webhook';
 import { startWebhookServer } from './webhook';
+import { standInDescription } from './stand-in';
 
 // Checks of the webhook harness itself, with a small trigger whose parameter says what its webhook() does:
 // what n8n does around it (body parsing, 422, 404, answers when the node gives none, the failed-webhook
@@ -78,17 +79,7 @@ class FakeTrigger implements INodeType {
 }
 
 class FakeFollower implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Fake Follower',
-		name: 'fakeFollower',
-		group: ['transform'],
-		version: 1,
-		description: 'Marks the items it gets',
-		defaults: { name: 'Fake Follower' },
-		inputs: ['main'],
-		outputs: ['main'],
-		properties: [],
-	};
+	description: INodeTypeDescription = standInDescription('Fake Follower', 'Marks the items it gets');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [this.getInputData().map((item) => ({ json: { ...item.json, followed: true } }))];

@@ -8,23 +8,10 @@ import { releaseChangelog } from '../../scripts/release';
 const REPO = 'https://github.com/n8n-nodes-payment-gateway/n8n-nodes-payment-gateway';
 const changelog = fs.readFileSync(path.resolve(__dirname, '..', '..', 'CHANGELOG.md'), 'utf8');
 
-const sample = [
-	'# Changelog',
-	'',
-	'## [Unreleased]',
-	'',
-	'### Added',
-	'',
-	'- Refunds.',
-	'',
-	'## [0.1.0] - 2026-11-22',
-	'',
-	'- First release.',
-	'',
-	`[Unreleased]: ${REPO}/compare/v0.1.0...HEAD`,
-	`[0.1.0]: ${REPO}/releases/tag/v0.1.0`,
-	'',
-].join('\n');
+// The sections of a sample changelog: what is unreleased, and the one release before it.
+const ADDED = '### Added\n\n- Refunds.\n';
+const FIRST_RELEASE = '## [0.1.0] - 2026-11-22\n\n- First release.\n';
+const sample = ['# Changelog', '', '## [Unreleased]', '', ADDED, FIRST_RELEASE, `[Unreleased]: ${REPO}/compare/v0.1.0...HEAD`, `[0.1.0]: ${REPO}/releases/tag/v0.1.0`, ''].join('\n');
 
 test('the project changelog has an [Unreleased] section and its compare link, so it can be released', () => {
 	const released = releaseChangelog(changelog, '9.9.9', '2030-01-01');
@@ -41,14 +28,8 @@ test('[Unreleased] becomes the dated version under a new, empty [Unreleased], wi
 			'',
 			'## [0.2.0] - 2026-12-01',
 			'',
-			'### Added',
-			'',
-			'- Refunds.',
-			'',
-			'## [0.1.0] - 2026-11-22',
-			'',
-			'- First release.',
-			'',
+			ADDED,
+			FIRST_RELEASE,
 			`[Unreleased]: ${REPO}/compare/v0.2.0...HEAD`,
 			`[0.2.0]: ${REPO}/compare/v0.1.0...v0.2.0`,
 			`[0.1.0]: ${REPO}/releases/tag/v0.1.0`,

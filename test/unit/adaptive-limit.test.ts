@@ -104,13 +104,24 @@ async function simulate(gateway: Gateway, items: number, fixed?: number, learned
 describe('AdaptiveLimit, the rule', () => {
 	const started = (rule: AdaptiveLimit, count: number): Ticket[] => Array.from({ length: count }, () => rule.start());
 
+	/** A rule on a clock the test moves; `round(latency)` starts as many calls as it allows, all answered `latency` ms later. */
+	function clocked(max = 100) {
+		const clock = { now: 0 };
+		const rule = new AdaptiveLimit(max, () => clock.now);
+		const round = (latency: number) => {
+			const inFlight = started(rule, rule.limit);
+			clock.now += latency;
+			for (const ticket of inFlight) rule.finish(ticket, { kind: 'answered' });
+		};
+		return { rule, clock, round };
+	}
+
 	it(`starts at ${INITIAL_LIMIT} and adds one per answer while nothing pushes back (doubling each round trip)`, () => {
-		let now = 0;
-		const rule = new AdaptiveLimit(100, () => now);
+		const { rule, clock } = clocked();
 		expect(rule.limit).toBe(INITIAL_LIMIT);
 		const tickets = started(rule, INITIAL_LIMIT);
 		expect(rule.mayStart()).toBe(false);
-		now = 200;
+		clock.now = 200;
 		// As the item runner does: each answer's place goes to the next request at once.
 		for (const ticket of tickets) {
 			rule.finish(ticket, { kind: 'answered' });
@@ -120,42 +131,34 @@ describe('AdaptiveLimit, the rule', () => {
 	});
 
 	it('never goes above its maximum', () => {
-		let now = 0;
-		const rule = new AdaptiveLimit(30, () => now);
-		for (let round = 0; round < 5; round++) {
-			const tickets = started(rule, rule.limit);
-			now += 100;
-			for (const ticket of tickets) rule.finish(ticket, { kind: 'answered' });
-		}
+		const { rule, round } = clocked(30);
+		for (let count = 0; count < 5; count++) round(100);
 		expect(rule.limit).toBe(30);
 	});
 
 	it('does not grow while fewer than half its places are used: running out of items shows nothing about more', () => {
-		let now = 0;
-		const rule = new AdaptiveLimit(100, () => now);
+		const { rule, clock } = clocked();
 		for (let round = 0; round < 10; round++) {
 			const [ticket] = started(rule, 1);
-			now += 100;
+			clock.now += 100;
 			rule.finish(ticket, { kind: 'answered' });
 		}
 		expect(rule.limit).toBe(INITIAL_LIMIT);
 	});
 
 	it('after a 429 drops at once to just under the number in flight when the refused request went out', () => {
-		let now = 0;
-		const rule = new AdaptiveLimit(100, () => now);
+		const { rule, clock } = clocked();
 		const tickets = started(rule, 20);
-		now = 1;
+		clock.now = 1;
 		// The gateway served 12: the 13th and later were refused.
 		for (const ticket of tickets.slice(12)) rule.finish(ticket, { kind: 'refused', pauseMs: 1000 });
 		expect(rule.limit).toBe(12);
 	});
 
 	it('cuts once per episode, never below half the limit it started from', () => {
-		let now = 0;
-		const rule = new AdaptiveLimit(100, () => now);
+		const { rule, clock } = clocked();
 		const tickets = started(rule, 20);
-		now = 1;
+		clock.now = 1;
 		// Refused at every level, even the first request: the floor is half of 20.
 		for (const ticket of tickets) rule.finish(ticket, { kind: 'refused' });
 		expect(rule.limit).toBe(10);
@@ -166,32 +169,26 @@ describe('AdaptiveLimit, the rule', () => {
 	});
 
 	it('a Retry-After pauses every request, also those of other items', () => {
-		let now = 0;
-		const rule = new AdaptiveLimit(100, () => now);
+		const { rule, clock } = clocked();
 		const [refused, other] = started(rule, 2);
 		rule.finish(refused, { kind: 'refused', pauseMs: 1000 });
 		expect(rule.mayStart()).toBe(false);
 		expect(rule.pauseLeft()).toBe(1000);
-		now = 400;
+		clock.now = 400;
 		rule.finish(other, { kind: 'answered' });
 		expect(rule.mayStart()).toBe(false);
-		now = 1000;
+		clock.now = 1000;
 		expect(rule.mayStart()).toBe(true);
 	});
 
 	it('does not try the refused level again for twenty times the pause, then probes one step', () => {
-		let now = 0;
-		const rule = new AdaptiveLimit(100, () => now);
+		const { rule, round } = clocked();
 		const tickets = started(rule, 20);
 		for (const ticket of tickets.slice(10)) rule.finish(ticket, { kind: 'refused', pauseMs: 1000 });
 		for (const ticket of tickets.slice(0, 10)) rule.finish(ticket, { kind: 'answered' });
 		expect(rule.limit).toBe(10);
 		const roundTrips = (count: number) => {
-			for (let round = 0; round < count; round++) {
-				const inFlight = started(rule, rule.limit);
-				now += 200;
-				for (const ticket of inFlight) rule.finish(ticket, { kind: 'answered' });
-			}
+			for (let trip = 0; trip < count; trip++) round(200);
 		};
 		roundTrips(98); // 19.6 s of answers without a refusal
 		expect(rule.limit).toBe(10);
@@ -200,13 +197,7 @@ describe('AdaptiveLimit, the rule', () => {
 	});
 
 	it('backs off when answers take more than three times as long as usual, before anything is refused', () => {
-		let now = 0;
-		const rule = new AdaptiveLimit(100, () => now);
-		const round = (latency: number) => {
-			const inFlight = started(rule, rule.limit);
-			now += latency;
-			for (const ticket of inFlight) rule.finish(ticket, { kind: 'answered' });
-		};
+		const { rule, round } = clocked();
 		round(200);
 		round(200);
 		const before = rule.limit;
@@ -216,19 +207,13 @@ describe('AdaptiveLimit, the rule', () => {
 	});
 
 	it("does not back off when answers take up to three times as long: that much the node's own load can cause", () => {
-		let now = 0;
-		const rule = new AdaptiveLimit(100, () => now);
-		const round = (latency: number) => {
-			const inFlight = started(rule, rule.limit);
-			now += latency;
-			for (const ticket of inFlight) rule.finish(ticket, { kind: 'answered' });
-		};
+		const { rule, clock, round } = clocked();
 		round(200);
 		round(200);
 		// Answers 2.5 times as slow: the limit keeps growing, never cut on the way.
 		const limits: number[] = [];
 		const inFlight = started(rule, rule.limit);
-		now += 500;
+		clock.now += 500;
 		for (const ticket of inFlight) {
 			rule.finish(ticket, { kind: 'answered' });
 			limits.push(rule.limit);
@@ -249,10 +234,9 @@ describe('AdaptiveLimit, the rule', () => {
 	});
 
 	it('an outcome that says nothing of the load (a 500, a reset) changes nothing', () => {
-		let now = 0;
-		const rule = new AdaptiveLimit(100, () => now);
+		const { rule, clock } = clocked();
 		const tickets = started(rule, 20);
-		now = 50;
+		clock.now = 50;
 		for (const ticket of tickets) rule.finish(ticket, { kind: 'other' });
 		expect(rule.limit).toBe(INITIAL_LIMIT);
 		expect(rule.pauseLeft()).toBe(0);
@@ -301,19 +285,8 @@ describe('Pace, against a simulated gateway (200 ms an answer, Retry-After 1 s)'
 		}
 		// [items, round trips of the adaptive limit, round trips at 50 at once], as docs/performance.md says.
 		expect(compared).toEqual([
-			[20, 1, 1],
-			[21, 2, 1],
-			[50, 2, 1],
-			[51, 2, 2],
-			[61, 3, 2],
-			[100, 3, 2],
-			[101, 3, 3],
-			[141, 4, 3],
-			[150, 4, 3],
-			[151, 4, 4],
-			[200, 4, 4],
-			[240, 4, 5],
-			[1000, 12, 20],
+			[20, 1, 1], [21, 2, 1], [50, 2, 1], [51, 2, 2], [61, 3, 2], [100, 3, 2], [101, 3, 3],
+			[141, 4, 3], [150, 4, 3], [151, 4, 4], [200, 4, 4], [240, 4, 5], [1000, 12, 20],
 		]);
 	});
 

@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import { NOTIFICATION, ORDER_STATUS, PAYMENT, PAYMENT_RECORD, REFUND } from '../../nodes/PaymentGateway/shared/answers';
 import { asKind, declaredOutput } from '../../nodes/PaymentGateway/transport/outputs';
 import { funnelFor } from '../../nodes/PaymentGateway/transport/redact';
+import { base32 } from '../support/encodings';
 
 // Attacks on "what leaves is what the operation declares", at the unit level: each test fails where a secret, card data
 // or a claim gets through, or where a real gateway value is destroyed. Not here, because nothing but a list of every
@@ -22,23 +23,6 @@ const CARD = '4111111111111111';
 const hmac = (data: string) => createHmac('sha256', clientSecret).update(data).digest('hex');
 const cardFunnel = (card: { number?: string; cvv?: string; month?: string; year?: string }) => funnelFor({ clientId, clientSecret, cardEncryptionKey, card });
 
-/** RFC 4648 base32: upper case letters and digits 2-7, one case, as an id is. */
-function base32(bytes: Buffer): string {
-	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-	let bits = 0;
-	let value = 0;
-	let out = '';
-	for (const byte of bytes) {
-		value = (value << 8) | byte;
-		bits += 8;
-		while (bits >= 5) {
-			out += alphabet[(value >>> (bits - 5)) & 31];
-			bits -= 5;
-		}
-	}
-	if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-	return out;
-}
 const rot13 = (text: string) => text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
 /** The secret's letters and digits with a "z" after every eight of them: read back by dropping every ninth character. */
 const everyNinth = (text: string) => text.replace(/[^a-z0-9]/gi, '').replace(/(.{8})/g, '$1z');

@@ -61,11 +61,9 @@ describe('one typeVersion, and what the editor fills in', () => {
 		expect(editorDefaults({ resource: 'transaction', operation: 'refund' }).amount).toBe('');
 	});
 
-	it.each([
-		{ resource: 'status', operation: 'getByOrderId' },
-		{ resource: 'digitalCard', operation: 'getMany' },
-		{ resource: 'digitalCard', operation: 'delete' },
-	])('$resource → $operation: Concurrency, added, starts at 50 and says that leaving it out adapts; Max Retries starts at 3', (choices) => {
+	// Every read with Options: the router's list, so that a new one is checked as it is added.
+	const reads = OPERATIONS.filter((operation) => !operation.sendsOnce && operation.options !== false);
+	it.each(reads.map(({ resource, value }) => ({ resource, operation: value })))('$resource → $operation: Concurrency, added, starts at 50 and says that leaving it out adapts; Max Retries starts at 3', (choices) => {
 		const concurrency = option(choices, 'concurrency');
 		expect(concurrency?.default).toBe(50);
 		expect(concurrency?.description).toMatch(/^Leave this option out and the node finds the gateway's pace itself/);
@@ -88,7 +86,7 @@ describe('the subtitle', () => {
 
 	it('every action is a sentence that says what the operation does', () => {
 		for (const action of Object.values(actions())) expect(action).toMatch(/^[A-Z][a-z]+ [a-z]/);
-		expect(Object.keys(actions())).toHaveLength(10);
+		expect(Object.keys(actions())).toHaveLength(OPERATIONS.length);
 	});
 });
 
