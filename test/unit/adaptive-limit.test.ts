@@ -300,6 +300,15 @@ describe('Pace, against a simulated gateway (200 ms an answer, Retry-After 1 s)'
 });
 
 describe('a second run, from what the first learned (transport/paceMemory.ts)', () => {
+	it('a refusal with one request in flight (a rate window) leaves no refused level to the next run, only its cut', () => {
+		let now = 0;
+		const rule = new AdaptiveLimit(100, () => now);
+		rule.finish(rule.start(), { kind: 'refused', pauseMs: 60_000 });
+		now = 1000;
+		// Kept, a level of 1 would hold every later run at its cut for 20 minutes, and each run would cut it again.
+		expect(rule.learned()).toMatchObject({ limit: 10, refusedAt: Infinity, probeInMs: 0 });
+	});
+
 	it('serving 10 at once: the second run of 300 reads starts at 10, is refused nothing and takes the hand-tuned time', async () => {
 		const gateway = { capacity: 10, latencyMs: 200, retryAfterMs: 1000 };
 		const first = await simulate(gateway, 300);

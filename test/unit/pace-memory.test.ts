@@ -27,12 +27,35 @@ describe('PaceMemory', () => {
 		expect(memory.size).toBe(0);
 	});
 
-	it('keys a gateway and credential by a hash: another address or client id is another key, no text of either in it', () => {
-		const key = paceKey(['https://gw.example.com/api', 'https://pay.example.com'], 'client-1');
+	it('forgets a pace a day after it was first learned, however often runs kept it since', () => {
+		let now = 0;
+		const memory = new PaceMemory(10, KEEP_MS, () => now);
+		for (now = 0; now < KEEP_MS; now += KEEP_MS / 24) memory.keep('a', pace(1));
+		now = KEEP_MS - 1;
+		expect(memory.recall('a')).toEqual(pace(1));
+		now = KEEP_MS;
+		expect(memory.recall('a')).toBeUndefined();
+	});
+
+	it('counts the wait before a refused level on between runs: what is left is what the time of day leaves', () => {
+		let now = 0;
+		const memory = new PaceMemory(10, KEEP_MS, () => now);
+		memory.keep('a', { limit: 10, slowStart: false, refusedAt: 11, probeInMs: 20_000 });
+		now = 15_000;
+		expect(memory.recall('a')).toMatchObject({ refusedAt: 11, probeInMs: 5_000 });
+		now = 60_000;
+		expect(memory.recall('a')).toMatchObject({ probeInMs: 0 });
+	});
+
+	it('keys a gateway and credential by a hash: another address, client id or credential is another key, no text of either in it', () => {
+		const addresses = ['https://gw.example.com/api', 'https://pay.example.com'];
+		const key = paceKey(addresses, 'client-1', 'cred-1');
 		expect(key).toMatch(/^[0-9a-f]{32}$/);
-		expect(paceKey(['https://gw.example.com/api', 'https://pay.example.com'], 'client-1')).toBe(key);
-		expect(paceKey(['https://gw.example.com/api', 'https://pay.example.com'], 'client-2')).not.toBe(key);
-		expect(paceKey(['https://gw2.example.com/api', 'https://pay.example.com'], 'client-1')).not.toBe(key);
-		expect(paceKey(['https://gw.example.com/api', 'https://pay2.example.com'], 'client-1')).not.toBe(key);
+		expect(paceKey(addresses, 'client-1', 'cred-1')).toBe(key);
+		expect(paceKey(addresses, 'client-2', 'cred-1')).not.toBe(key);
+		// Someone else's credential with the same client id neither shares nor cuts this one's pace.
+		expect(paceKey(addresses, 'client-1', 'cred-2')).not.toBe(key);
+		expect(paceKey(['https://gw2.example.com/api', 'https://pay.example.com'], 'client-1', 'cred-1')).not.toBe(key);
+		expect(paceKey(['https://gw.example.com/api', 'https://pay2.example.com'], 'client-1', 'cred-1')).not.toBe(key);
 	});
 });

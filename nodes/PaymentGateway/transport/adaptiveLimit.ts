@@ -132,7 +132,9 @@ export class AdaptiveLimit {
 	/** What this run learned, for the next one; nothing when it sent nothing or kept a fixed Concurrency. */
 	learned(): LearnedPace | undefined {
 		if (this.fixed !== undefined || this.sent === 0) return undefined;
-		const probeInMs = Math.max(0, this.probeAfter - this.now());
+		// A refusal with one request in flight tells of a rate window, not of a level: kept, it would hold every later
+		// run at the limit it was cut to for the whole wait.
+		const probeInMs = this.refusedAt > 1 ? Math.max(0, this.probeAfter - this.now()) : 0;
 		return {
 			limit: this.value,
 			slowStart: this.slowStart,

@@ -12,6 +12,8 @@ export const CREDENTIAL_NAME = 'paymentGatewayApi';
 export interface GatewayCredential {
 	readonly clientId: string;
 	readonly clientSecret: string;
+	/** n8n's id of the credential: another credential with the same client id is another one. */
+	readonly credentialId: string;
 	/**
 	 * The hosted checkout page, when the credential names one; throws InvalidCredential when it breaks the Base URLs'
 	 * rules, so it is checked where it is used, not only by the credential's Test.
@@ -49,6 +51,7 @@ export async function readCredential(host: GatewayHost, node: INode): Promise<Ga
 	return {
 		clientId: stringText(credentials.clientId),
 		clientSecret: stringText(credentials.clientSecret),
+		credentialId: credentialRef?.id ?? '',
 		secrets: secretsOf(credentials),
 		headers: merchantHeaders(credentials),
 		helperOptions: {

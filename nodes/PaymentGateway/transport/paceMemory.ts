@@ -12,29 +12,37 @@ export interface LearnedPace {
 	readonly slowStart: boolean;
 	/** The level last refused, while it is not to be tried again; Infinity when there is none. */
 	readonly refusedAt: number;
-	/** Run time left before the refused level may be tried again, counted in runs, not between them. */
+	/** Time left before the refused level may be tried again; the memory counts it on between runs too. */
 	readonly probeInMs: number;
 	/** The run's recent round trip, when it had an answer. */
 	readonly rttMs?: number;
 }
 
-/** A reconciliation a day is the slowest schedule it serves; a day-old pace is too old to trust. */
+/**
+ * A reconciliation a day is the slowest schedule it serves; a pace first learned a day ago is too old to trust, however
+ * often runs kept it since: a gateway that cut every run (a rate window met by each run's first request) costs a day
+ * at most, then a run starts afresh.
+ */
 export const KEEP_MS = 24 * 60 * 60 * 1000;
 /** Far more gateways and credentials than one n8n holds, and a few kilobytes at most. */
 export const MAX_ENTRIES = 256;
 
 /**
- * The key of a gateway and credential: the addresses requests go to and the client id, hashed, so that the memory
- * holds no address or id in clear and nothing secret at all (the client secret and card key are never part of it).
- * Another Base URL or another credential gives another key, and so starts afresh.
+ * The key of a gateway and credential: the addresses requests go to, the client id and n8n's id of the credential,
+ * hashed, so that the memory holds no address or id in clear and nothing secret at all (the client secret and card key
+ * are never part of it). Another Base URL or another credential gives another key, and so starts afresh: a credential
+ * someone else makes with the same client id does not share, or cut, this one's pace.
  */
-export function paceKey(addresses: readonly string[], clientId: string): string {
-	return createHash('sha256').update(JSON.stringify([...addresses, clientId]), 'utf8').digest('hex').slice(0, 32);
+export function paceKey(addresses: readonly string[], clientId: string, credentialId: string): string {
+	return createHash('sha256').update(JSON.stringify([...addresses, clientId, credentialId]), 'utf8').digest('hex').slice(0, 32);
 }
 
-/** Learned paces by key, the least recently kept dropped beyond `maxEntries`, each forgotten `keepMs` after it was kept. */
+/**
+ * Learned paces by key, the least recently kept dropped beyond `maxEntries`, each forgotten `keepMs` after it was first
+ * learned. The wait before a refused level is kept as a time of day, so the time between runs counts.
+ */
 export class PaceMemory {
-	private readonly entries = new Map<string, { pace: LearnedPace; keptAt: number }>();
+	private readonly entries = new Map<string, { pace: LearnedPace; learnedAt: number; probeUntil: number }>();
 
 	constructor(
 		readonly maxEntries = MAX_ENTRIES,
@@ -49,17 +57,20 @@ export class PaceMemory {
 	recall(key: string): LearnedPace | undefined {
 		const entry = this.entries.get(key);
 		if (entry === undefined) return undefined;
-		if (this.now() - entry.keptAt >= this.keepMs) {
+		const now = this.now();
+		if (now - entry.learnedAt >= this.keepMs) {
 			this.entries.delete(key);
 			return undefined;
 		}
-		return entry.pace;
+		return { ...entry.pace, probeInMs: Math.max(0, entry.probeUntil - now) };
 	}
 
 	keep(key: string, pace: LearnedPace): void {
 		// Deleted first, so that the Map's order is the order of keeping: the first entry is the one to drop.
+		const now = this.now();
+		const learnedAt = this.entries.get(key)?.learnedAt ?? now;
 		this.entries.delete(key);
-		this.entries.set(key, { pace, keptAt: this.now() });
+		this.entries.set(key, { pace, learnedAt, probeUntil: now + pace.probeInMs });
 		for (const oldest of this.entries.keys()) {
 			if (this.entries.size <= this.maxEntries) break;
 			this.entries.delete(oldest);
@@ -72,7 +83,8 @@ export class PaceMemory {
 
 	/** The keys and paces, for checks that nothing else is kept. */
 	contents(): Array<[string, LearnedPace]> {
-		return [...this.entries].map(([key, { pace }]) => [key, pace]);
+		const now = this.now();
+		return [...this.entries].map(([key, entry]) => [key, { ...entry.pace, probeInMs: Math.max(0, entry.probeUntil - now) }]);
 	}
 }
 

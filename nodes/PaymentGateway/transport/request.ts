@@ -86,7 +86,7 @@ function requestOptions(credential: GatewayCredential, call: GatewayCall, settin
 }
 
 /**
- * The run's pace starts from what earlier runs in this process learned of the same addresses with the same client id.
+ * The run's pace starts from what earlier runs in this process learned of the same addresses with the same credential.
  * Addresses the credential cannot give (refused when the first request is made) have no memory.
  */
 function recallPace(pace: Pace, credential: GatewayCredential) {
@@ -96,7 +96,7 @@ function recallPace(pace: Pace, credential: GatewayCredential) {
 	} catch {
 		return;
 	}
-	pace.recall(paceMemory, paceKey([bases.short, bases.long], credential.clientId));
+	pace.recall(paceMemory, paceKey([bases.short, bases.long], credential.clientId, credential.credentialId));
 }
 
 /**
