@@ -79,6 +79,9 @@ it('the tests echo what they mean to: every subject can be found in the echo its
 	expect(leaksIn({ echo: { errMessage: 'Upstream error', echo: CARDS[1] } }, CARDS[1])).not.toEqual([]);
 	const [ciphertext] = sentCiphertext();
 	expect(leaksIn({ echo: Buffer.from(ciphertext).toString('base64') }, CARDS[1], [ciphertext])).not.toEqual([]);
+	// The CVV as one random group of an order id is no leak; the same digits on their own are.
+	expect(leaksIn({ message: `Upstream error (order wb-08aa1769-9f44-48a5-${CVV}-15e4d3338f55)` }, CARDS[1])).toEqual([]);
+	expect(leaksIn({ message: `Upstream error (code ${CVV})` }, CARDS[1])).not.toEqual([]);
 });
 
 function parameters(orderId: string, card: string): IDataObject {
