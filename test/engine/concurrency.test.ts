@@ -5,6 +5,7 @@ import type { CountingProxy } from '../support/counting-proxy';
 import type { RunWorkflowResult } from '../support/engine';
 import type { Sandbox, SandboxBehindProxy } from '../support/fixtures';
 import { createOrder, initiateParameters, orderParameters, runNode, startSandboxBehindProxy } from '../support/fixtures';
+import { INITIAL_LIMIT } from '../../nodes/PaymentGateway/transport/adaptiveLimit';
 import { paceMemory } from '../../nodes/PaymentGateway/transport/paceMemory';
 import { until } from '../support/until';
 
@@ -100,7 +101,7 @@ describe(`Status with concurrency ${CONCURRENCY}`, () => {
 		},
 	);
 
-	it('without the option, all 10 at once (the adaptive limit starts at 20), outputs in input order and paired', async () => {
+	it(`without the option, all 10 at once (the adaptive limit starts at ${INITIAL_LIMIT}), outputs in input order and paired`, async () => {
 		answerInReverse(orderIds);
 		proxy.holdUntilInFlight(ITEMS);
 		const result = await runNode(sandbox, status('getByOrderId'), orderIds.map((id) => ({ id })), viaProxy());
@@ -196,32 +197,31 @@ describe('the Concurrency cap', () => {
 });
 
 describe('without Concurrency: the gateway\'s pace', () => {
-	it('60 status reads start 20 at a time and add one for each answer, 40 at most after 20 answers', async () => {
-		const many = Array.from({ length: 60 }, () => ({ id: orderIds[0] }));
+	it(`${INITIAL_LIMIT + 40} status reads start ${INITIAL_LIMIT} at a time and add one for each answer`, async () => {
+		const many = Array.from({ length: INITIAL_LIMIT + 40 }, () => ({ id: orderIds[0] }));
 		sandbox.clearLog();
 		proxy.resetCount();
 		// The proxy holds every request until the test lets it pass: which answer comes back when is the test's choice.
 		const gate = proxy.gate();
 		const run = runNode(sandbox, status('getByOrderId'), many, viaProxy());
 		try {
-			await gate.heldAt(20);
-			// No answer yet, so no 21st request. Waiting can only let a late one in, never make one that came go away.
+			await gate.heldAt(INITIAL_LIMIT);
+			// No answer yet, so no more requests. Waiting can only let a late one in, never make one that came go away.
 			await sleep(300);
-			expect(gate.held()).toBe(20);
-			// One answer: the limit grows to 21, so two more go out while the other 19 still wait; a third would be growth
+			expect(gate.held()).toBe(INITIAL_LIMIT);
+			// One answer: the limit grows by one, so two more go out while the others still wait; a third would be growth
 			// by more than one.
 			gate.release(1);
-			await gate.heldAt(21);
+			await gate.heldAt(INITIAL_LIMIT + 1);
 			await sleep(300);
-			expect(gate.held()).toBe(21);
+			expect(gate.held()).toBe(INITIAL_LIMIT + 1);
 		} finally {
 			gate.open();
 		}
 		const result = await run;
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requests).toHaveLength(60);
-		expect(proxy.maxInFlight).toBeGreaterThan(20);
-		expect(proxy.maxInFlight).toBeLessThanOrEqual(40);
+		expect(sandbox.requests).toHaveLength(INITIAL_LIMIT + 40);
+		expect(proxy.maxInFlight).toBeGreaterThan(INITIAL_LIMIT);
 	}, 30_000);
 
 	it('orders are still created one at a time, and a failed one is not sent again', async () => {
@@ -238,7 +238,8 @@ describe('without Concurrency: the gateway\'s pace', () => {
 });
 
 describe('without Concurrency, against a gateway that serves 3 at once (429, Retry-After 1 s, beyond)', () => {
-	const ITEMS_UNDER_LIMIT = 30;
+	// More than the rule's start, so that its first requests all meet the gateway together and some are left after them.
+	const ITEMS_UNDER_LIMIT = INITIAL_LIMIT + 10;
 	let served: { release(): void } | undefined;
 	afterEach(() => {
 		// A failed test must not leave answers held for the next one.
@@ -249,11 +250,10 @@ describe('without Concurrency, against a gateway that serves 3 at once (429, Ret
 	async function throttledRun() {
 		const orderId = orderIds[0];
 		sandbox.setCapacity({ serves: 3, retryAfter: 1 });
-		// The proxy passes the first requests only once the 20 the run starts with are out, so the gateway meets them
+		// The proxy passes the first requests only once the 50 the run starts with are out, so the gateway meets them
 		// together; the 500 ms it takes to serve one keeps its 3 places taken meanwhile. The served answers are held until
-		// a request after that first wave arrives, which only a refusal can have started: the node meets the refusals
-		// first on any machine.
-		const firstWave = 20;
+		// the refusals of the first wave have all passed the proxy: the node meets the refusals first on any machine.
+		const firstWave = INITIAL_LIMIT;
 		sandbox.setLatency(500);
 		sandbox.clearLog();
 		proxy.resetCount();
@@ -267,7 +267,8 @@ describe('without Concurrency, against a gateway that serves 3 at once (429, Ret
 			viaProxy({ continueOnFail: true }),
 		).finally(() => (ended = true));
 		// A run that ended first is judged below by what it returned.
-		await until(() => ended || sandbox.requests.length > firstWave, 'a request after the first wave');
+		const refusals = () => sandbox.requests.filter((request) => request.status === 429).length;
+		await until(() => ended || (refusals() >= firstWave - 3 && proxy.inFlight <= 3), 'the first refusals passed on');
 		served.release();
 		const result = await running;
 		expect(result.error).toBeUndefined();
@@ -278,19 +279,19 @@ describe('without Concurrency, against a gateway that serves 3 at once (429, Ret
 		return { failed, refused: sandbox.requests.filter((request) => request.status === 429) };
 	}
 
-	it('loses no item: every one gets its status, in place, and the limit starts at 20 in flight', async () => {
+	it(`loses no item: every one gets its status, in place, and the limit starts at ${INITIAL_LIMIT} in flight`, async () => {
 		const { failed, refused } = await throttledRun();
 		expect(failed).toBe(0);
 		expect(sandbox.requests.filter((request) => request.status === 200)).toHaveLength(ITEMS_UNDER_LIMIT);
 		expect(sandbox.requests).toHaveLength(ITEMS_UNDER_LIMIT + refused.length);
 		expect(refused.length).toBeGreaterThan(0);
-		expect(proxy.maxInFlight).toBeLessThanOrEqual(20);
+		expect(proxy.maxInFlight).toBeLessThanOrEqual(INITIAL_LIMIT);
 	}, 120_000);
 
-	it("a 429's Retry-After pauses every request of the run: nothing after the first 20 arrives within 1 s of the first refusal", async () => {
+	it(`a 429's Retry-After pauses every request of the run: nothing after the first ${INITIAL_LIMIT} arrives within 1 s of the first refusal`, async () => {
 		const { refused } = await throttledRun();
 		const firstRefusalEnded = Math.min(...refused.map((request) => request.closedAtMs!));
-		const later = [...sandbox.requests].sort((a, b) => a.receivedAtMs - b.receivedAtMs).slice(20);
+		const later = [...sandbox.requests].sort((a, b) => a.receivedAtMs - b.receivedAtMs).slice(INITIAL_LIMIT);
 		expect(later.length).toBeGreaterThan(0);
 		// A lower bound by the sandbox's clock: the client can only have paused later than the refusal ended.
 		for (const request of later) expect(request.receivedAtMs - firstRefusalEnded).toBeGreaterThanOrEqual(1000 - 10);

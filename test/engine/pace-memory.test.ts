@@ -1,4 +1,5 @@
 import type { LearnedPace } from '../../nodes/PaymentGateway/transport/paceMemory';
+import { INITIAL_LIMIT } from '../../nodes/PaymentGateway/transport/adaptiveLimit';
 import { MAX_ENTRIES, PaceMemory, paceMemory } from '../../nodes/PaymentGateway/transport/paceMemory';
 import type { CountingProxy } from '../support/counting-proxy';
 import { startCountingProxy } from '../support/counting-proxy';
@@ -11,7 +12,8 @@ import { until } from '../support/until';
 // holds requests until a number of them are out together, so the checks are counts (requests refused, requests in
 // flight at once) and what the memory held when each run started.
 
-const ITEMS = 40;
+// More than the rule's start, so that its first requests are all out together and some are left for after them.
+const ITEMS = INITIAL_LIMIT + 20;
 
 let sandbox: Sandbox;
 let proxy: CountingProxy;
@@ -60,8 +62,8 @@ async function statusRun(via: CountingProxy, count = ITEMS, credentials = {}) {
 }
 
 /**
- * The first run at a gateway serving 10 at once: its first 20 requests reach the gateway together (the proxy holds
- * them until all are out), 10 are refused with Retry-After 1 s, and the 10 served answers are held until the proxy has
+ * The first run at a gateway serving 10 at once: its first 50 requests reach the gateway together (the proxy holds
+ * them until all are out), 40 are refused with Retry-After 1 s, and the 10 served answers are held until the proxy has
  * passed the refusals on, so that the node meets the refusals first on any machine.
  */
 async function firstRunAtCapacity10() {
@@ -69,7 +71,7 @@ async function firstRunAtCapacity10() {
 	sandbox.setLatency(300);
 	sandbox.clearLog();
 	proxy.resetCount();
-	proxy.holdUntilInFlight(20);
+	proxy.holdUntilInFlight(INITIAL_LIMIT);
 	const served = proxy.holdAnswers(200);
 	let ended = false;
 	const running = statusRun(proxy).finally(() => (ended = true));
@@ -104,32 +106,32 @@ describe('the memory of a gateway\'s pace, in one n8n process', () => {
 		expect(proxy.maxInFlight).toBe(10);
 	}, 60_000);
 
-	it('a run at another address (another proxy to the same gateway, same credential) starts afresh, at 20', async () => {
+	it(`a run at another address (another proxy to the same gateway, same credential) starts afresh, at ${INITIAL_LIMIT}`, async () => {
 		expect(await firstRunAtCapacity10()).toBeGreaterThan(0);
 		sandbox.setCapacity(null);
 		const other = await startCountingProxy(sandbox.url);
 		try {
 			sandbox.clearLog();
-			other.holdUntilInFlight(20);
+			other.holdUntilInFlight(INITIAL_LIMIT);
 			await statusRun(other);
 			expect(recalled).toEqual([undefined, undefined]);
-			expect(other.maxInFlight).toBeGreaterThanOrEqual(20);
+			expect(other.maxInFlight).toBeGreaterThanOrEqual(INITIAL_LIMIT);
 			expect(paceMemory.size).toBe(2);
 		} finally {
 			await other.close();
 		}
 	}, 60_000);
 
-	it('a run with another credential at the same address starts afresh, at 20', async () => {
+	it(`a run with another credential at the same address starts afresh, at ${INITIAL_LIMIT}`, async () => {
 		expect(await firstRunAtCapacity10()).toBeGreaterThan(0);
 		sandbox.setCapacity(null);
 		sandbox.clearLog();
 		proxy.resetCount();
-		proxy.holdUntilInFlight(20);
+		proxy.holdUntilInFlight(INITIAL_LIMIT);
 		// The sandbox does not know this client and answers 401: still answers, which are all the pace needs.
 		await statusRun(proxy, ITEMS, { clientId: 'another-client', clientSecret: 'another-secret' });
 		expect(recalled).toEqual([undefined, undefined]);
-		expect(proxy.maxInFlight).toBeGreaterThanOrEqual(20);
+		expect(proxy.maxInFlight).toBeGreaterThanOrEqual(INITIAL_LIMIT);
 		expect(paceMemory.size).toBe(2);
 	}, 60_000);
 

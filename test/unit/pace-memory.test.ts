@@ -2,7 +2,7 @@ import { KEEP_MS, PaceMemory, paceKey } from '../../nodes/PaymentGateway/transpo
 
 // The memory of paces on its own, on a clock the test moves: its bound, its day, its keys.
 
-const pace = (limit: number) => ({ limit, slowStart: false, refusedAt: Infinity, probeInMs: 0 });
+const pace = (limit: number, confirms = true) => ({ limit, slowStart: false, refusedAt: Infinity, probeInMs: 0, confirms });
 
 describe('PaceMemory', () => {
 	it('keeps at most its bound, dropping the least recently kept', () => {
@@ -16,7 +16,8 @@ describe('PaceMemory', () => {
 		expect(memory.contents().map(([key]) => key)).toEqual(['c', 'a', 'd']);
 	});
 
-	it('forgets a pace a day after it was kept', () => {
+	it('forgets a pace a day and an hour after it was kept', () => {
+		expect(KEEP_MS).toBe(25 * 60 * 60 * 1000);
 		let now = 0;
 		const memory = new PaceMemory(10, KEEP_MS, () => now);
 		memory.keep('a', pace(10));
@@ -27,12 +28,31 @@ describe('PaceMemory', () => {
 		expect(memory.size).toBe(0);
 	});
 
-	it('forgets a pace a day after it was first learned, however often runs kept it since', () => {
+	it('a run that confirms the pace renews its day: a daily schedule finds it every day, also a little late', () => {
 		let now = 0;
 		const memory = new PaceMemory(10, KEEP_MS, () => now);
-		for (now = 0; now < KEEP_MS; now += KEEP_MS / 24) memory.keep('a', pace(1));
+		const day = 24 * 60 * 60 * 1000;
+		memory.keep('a', pace(100));
+		// Thirty days of a run at 02:00 that starts up to half an hour late and ends ten minutes later.
+		for (let run = 1; run <= 30; run++) {
+			now = run * day + (run % 2) * 30 * 60 * 1000;
+			expect(memory.recall('a')).toEqual(pace(100));
+			now += 10 * 60 * 1000;
+			memory.keep('a', pace(100));
+		}
+	});
+
+	it('runs that cut it do not renew it: it is forgotten a day and an hour after it was last confirmed', () => {
+		let now = 0;
+		const memory = new PaceMemory(10, KEEP_MS, () => now);
+		memory.keep('a', pace(40));
+		// A rate window met by every run's first request, every hour: each run is cut, down to 1 and there held.
+		for (let limit = 20, hour = 1; hour < 25; hour++, limit = Math.max(1, limit / 2)) {
+			now = hour * 60 * 60 * 1000;
+			memory.keep('a', pace(limit, false));
+		}
 		now = KEEP_MS - 1;
-		expect(memory.recall('a')).toEqual(pace(1));
+		expect(memory.recall('a')).toEqual(pace(1, false));
 		now = KEEP_MS;
 		expect(memory.recall('a')).toBeUndefined();
 	});
@@ -40,7 +60,7 @@ describe('PaceMemory', () => {
 	it('counts the wait before a refused level on between runs: what is left is what the time of day leaves', () => {
 		let now = 0;
 		const memory = new PaceMemory(10, KEEP_MS, () => now);
-		memory.keep('a', { limit: 10, slowStart: false, refusedAt: 11, probeInMs: 20_000 });
+		memory.keep('a', { limit: 10, slowStart: false, refusedAt: 11, probeInMs: 20_000, confirms: true });
 		now = 15_000;
 		expect(memory.recall('a')).toMatchObject({ refusedAt: 11, probeInMs: 5_000 });
 		now = 60_000;

@@ -70,7 +70,7 @@ const repeatableOptions: INodeProperties[] = [
 		// Only the value the option starts at when added: left out, the run finds the gateway's pace itself.
 		default: 50,
 		description:
-			"Leave this option out and the node finds the gateway's pace itself: it starts at 20 requests in flight, adds more while answers come back without a rate limit and as fast as before, and backs off at once on a 429, a 503 or slower answers, never above 100. Set, exactly this many go at once (up to 100) and the node does not adapt. A Retry-After from the gateway pauses every request of the run either way.",
+			"Leave this option out and the node finds the gateway's pace itself: it starts at 50 requests in flight (or at the pace an earlier run on the same credential learned), adds more while answers come back without a rate limit and as fast as before, and backs off at once on a 429, a 503 or slower answers, never above 100. Set, exactly this many go at once (up to 100) and the node does not adapt. A Retry-After from the gateway pauses every request of the run either way.",
 	},
 	{
 		displayName: 'Max Retries',

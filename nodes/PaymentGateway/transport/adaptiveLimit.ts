@@ -9,11 +9,12 @@ import type { LearnedPace, PaceMemory } from './paceMemory';
  *
  * The rule is TCP's congestion control (AIMD with slow start, RFC 5681) applied to requests in flight, as Netflix's
  * concurrency-limits and Envoy's adaptive concurrency do, with their latency signal (Gradient2, after TCP Vegas):
- * - start at INITIAL_LIMIT and, while nothing pushes back, add one for every answer (slow start: doubles each round
- *   trip), then one per round trip;
+ * - start at INITIAL_LIMIT (where the Concurrency option starts when added) and, while nothing pushes back, add one
+ *   for every answer (slow start: doubles each round trip), then one per round trip;
  * - a refusal (429, 503, no answer within the time-out) ends slow start and lowers the limit at once to just under
- *   the number in flight when the refused request was sent, and never below half of what it was when the refusals
- *   began; refusals of requests sent before that cut belong to the same episode and do not cut again (NewReno);
+ *   the number in flight when the refused request was sent; in slow start not below what the gateway served of the
+ *   burst, after it (or when everything in flight was refused) not below half of what it was when the refusals began;
+ *   refusals of requests sent before that cut belong to the same episode and do not cut again (NewReno);
  * - the refused level is not tried again for PROBE_WAIT times the pause the refusal asked for (or the round trip):
  *   a refusal with Retry-After stops the whole run, so probing for more costs at most about a twentieth of the time;
  * - answers that take more than LATENCY_TOLERANCE times the run's usual time (a recent average against the lowest it
@@ -22,7 +23,10 @@ import type { LearnedPace, PaceMemory } from './paceMemory';
  * Loss-based AIMD alone would probe above a known limit every few round trips and pay a Retry-After pause each time;
  * a latency signal alone (Vegas) sees nothing at a gateway that refuses quickly instead of slowing down.
  */
-export const INITIAL_LIMIT = 20;
+// 50 rather than TCP's small start: at a gateway serving 100 a smaller start lost more than a tenth of a 1,000-item run
+// to its climb, while an overshoot at a smaller gateway costs one Retry-After pause however many it refuses, since the
+// first refusals cut straight to the level they show.
+export const INITIAL_LIMIT = 50;
 // Gradient2 tolerates 1.5; here answers are timed in n8n's busy process, where on a loaded 2-core machine the node's
 // own CPU made 200 ms answers look twice as slow at 100 in flight, and cut a limit the gateway was not pushing on.
 const LATENCY_TOLERANCE = 3;
@@ -51,6 +55,8 @@ export class AdaptiveLimit {
 	inFlight = 0;
 	private value: number;
 	private slowStart: boolean;
+	/** Where slow start ends after a provisional cut (below). */
+	private threshold = Infinity;
 	private pausedUntil = -Infinity;
 	private sent = 0;
 	private shortRtt: number | undefined;
@@ -58,10 +64,25 @@ export class AdaptiveLimit {
 	private lastLatencyCut = -Infinity;
 	private episodeFrom = 0;
 	private episodeFloor = 1;
+	private episodeInSlowStart = false;
+	/**
+	 * The burst the episode refused from: requests in flight when its first refusal came back, itself included, or
+	 * more if a refused one was sent among more (its answers may have come back before slow refusals did); how many were
+	 * refused, and the lowest number in flight any of them was sent at.
+	 */
+	private episodeInFlight = 0;
+	private episodeRefused = 0;
+	private episodeLowest = Infinity;
+	/** The episode refused everything it had in flight: a rate window or an outage, which says nothing of a level. */
+	private episodeRefusedAll = false;
+	private episodeProvisional = false;
+	/** The level not tried again until `probeAfter`. */
 	private refusedAt = Infinity;
 	private probeAfter = -Infinity;
 	/** A round trip an earlier run measured: stands in for this run's until it has one. */
 	private learnedRtt: number | undefined;
+	/** An answer came back with at least half the places used: the run put its limit to the test. */
+	private tested = false;
 
 	/** `fixed`: the workflow's own Concurrency, never changed; Retry-After still pauses the run. */
 	constructor(
@@ -105,11 +126,35 @@ export class AdaptiveLimit {
 		if (ticket.sequence >= this.episodeFrom) {
 			this.episodeFrom = this.sent;
 			this.episodeFloor = Math.max(1, this.value * BACKOFF);
-			this.refusedAt = Infinity;
+			this.episodeInSlowStart = this.slowStart;
+			this.episodeInFlight = this.inFlight + 1;
+			this.episodeRefused = 0;
+			this.episodeLowest = Infinity;
 		}
-		this.refusedAt = Math.min(this.refusedAt, ticket.inFlightAtSend);
-		this.value = Math.max(this.episodeFloor, Math.min(this.value, this.refusedAt - 1));
-		this.slowStart = false;
+		this.episodeInFlight = Math.max(this.episodeInFlight, ticket.inFlightAtSend);
+		this.episodeLowest = Math.min(this.episodeLowest, ticket.inFlightAtSend);
+		this.episodeRefused++;
+		this.episodeRefusedAll = this.episodeRefused >= this.episodeInFlight;
+		// In slow start nothing had pushed back before: the gateway served what it did not refuse of that burst, so the
+		// cut goes there (the first 50 at a gateway serving 10: to 10; a stray 503 among them: to 49). Later, or when it
+		// refused everything, never below half.
+		const served =
+			this.episodeInSlowStart && !this.episodeRefusedAll
+				? Math.max(1, this.episodeInFlight - this.episodeRefused)
+				: this.episodeFloor;
+		this.value = Math.max(served, Math.min(this.value, this.episodeLowest - 1));
+		// One burst cannot tell a gateway that serves this few from a rate window with this many places left (or another
+		// workflow holding the rest): below half, the cut is provisional, and the run doubles back up to half before it
+		// holds there, as TCP's slow start after a time-out. A gateway that does serve this few refuses that climb, and
+		// the next episode's cut, no longer below half of where it came from, holds.
+		this.episodeProvisional = this.value < this.episodeFloor;
+		this.slowStart = this.episodeProvisional;
+		this.threshold = this.episodeProvisional ? this.episodeFloor : Infinity;
+		// The level not tried again for a while is above the limit held, never at or below it: a cut held at half above
+		// lower refusals (after slow start) would otherwise stop all growth for the whole wait.
+		this.refusedAt = this.episodeProvisional
+			? Math.floor(this.episodeFloor) + 1
+			: Math.max(this.episodeLowest, Math.floor(this.value) + 1);
 		this.probeAfter = now + PROBE_WAIT * Math.max(pauseMs, this.shortRtt ?? this.learnedRtt ?? 0);
 	}
 
@@ -132,16 +177,30 @@ export class AdaptiveLimit {
 	/** What this run learned, for the next one; nothing when it sent nothing or kept a fixed Concurrency. */
 	learned(): LearnedPace | undefined {
 		if (this.fixed !== undefined || this.sent === 0) return undefined;
-		// A refusal with one request in flight tells of a rate window, not of a level: kept, it would hold every later
-		// run at the limit it was cut to for the whole wait.
-		const probeInMs = this.refusedAt > 1 ? Math.max(0, this.probeAfter - this.now()) : 0;
+		// An episode that refused everything in flight (one request alone, too) tells of a rate window, not of a level:
+		// kept, it would hold every later run at the limit it was cut to for the whole wait.
+		const probeInMs = this.episodeRefusedAll ? 0 : Math.max(0, this.probeAfter - this.now());
 		return {
 			limit: this.value,
 			slowStart: this.slowStart,
 			refusedAt: probeInMs > 0 ? this.refusedAt : Infinity,
 			probeInMs,
 			rttMs: this.shortRtt ?? this.learnedRtt,
+			confirms: this.confirms(),
 		};
+	}
+
+	/**
+	 * Whether this run showed the level it ends at: it filled its places at the node's maximum, or its last refusals
+	 * (not all in flight, not a provisional cut) came exactly one above it. A run that grew from a cut without meeting
+	 * the gateway again, one held at half above lower refusals (a window), or a run of a few items (a tool's call, one
+	 * status read) shows nothing and does not renew the memory's day for it.
+	 */
+	private confirms(): boolean {
+		if (!this.tested) return false;
+		const limit = Math.floor(this.value);
+		if (limit >= this.max) return true;
+		return !this.episodeProvisional && !this.episodeRefusedAll && this.episodeLowest === limit + 1;
 	}
 
 	private answered(ticket: Ticket) {
@@ -160,6 +219,7 @@ export class AdaptiveLimit {
 			if (now - this.lastLatencyCut >= this.shortRtt) {
 				this.value = Math.max(1, this.value * Math.max(BACKOFF, (LATENCY_TOLERANCE * this.baseRtt) / this.shortRtt));
 				this.slowStart = false;
+				this.threshold = Infinity;
 				this.lastLatencyCut = now;
 			}
 			return;
@@ -167,10 +227,15 @@ export class AdaptiveLimit {
 		// Fewer in flight than half the limit, when it went and when it came back: the items ran out, not the limit,
 		// which has then shown nothing about more.
 		if (Math.max(ticket.inFlightAtSend, this.inFlight + 1) * 2 < this.limit) return;
+		this.tested = true;
 		const grown = this.value + (this.slowStart ? 1 : 1 / this.value);
 		const ceiling = Math.min(this.max, now < this.probeAfter ? this.refusedAt - 1 : Infinity);
 		if (grown <= ceiling) this.value = grown;
 		else this.value = Math.max(this.value, ceiling);
+		if (this.value >= this.threshold) {
+			this.slowStart = false;
+			this.threshold = Infinity;
+		}
 	}
 }
 

@@ -16,14 +16,18 @@ export interface LearnedPace {
 	readonly probeInMs: number;
 	/** The run's recent round trip, when it had an answer. */
 	readonly rttMs?: number;
+	/** The run showed the level it ends at (`AdaptiveLimit.confirms`): the memory's day for it starts again. */
+	readonly confirms: boolean;
 }
 
 /**
- * A reconciliation a day is the slowest schedule it serves; a pace first learned a day ago is too old to trust, however
- * often runs kept it since: a gateway that cut every run (a rate window met by each run's first request) costs a day
- * at most, then a run starts afresh.
+ * A reconciliation a day is the slowest schedule it serves: an entry lives a day and an hour from the last run that
+ * confirmed it (`LearnedPace.confirms`), so that a daily run finds it even when it starts a little later than the day
+ * before. Runs that show nothing of the level (a few items, a climb from a cut that never met the gateway, a rate
+ * window) do not renew it: a limit cut by an incident or a window holds later runs down for that long at most, then a
+ * run starts afresh.
  */
-export const KEEP_MS = 24 * 60 * 60 * 1000;
+export const KEEP_MS = 25 * 60 * 60 * 1000;
 /** Far more gateways and credentials than one n8n holds, and a few kilobytes at most. */
 export const MAX_ENTRIES = 256;
 
@@ -39,10 +43,11 @@ export function paceKey(addresses: readonly string[], clientId: string, credenti
 
 /**
  * Learned paces by key, the least recently kept dropped beyond `maxEntries`, each forgotten `keepMs` after it was first
- * learned. The wait before a refused level is kept as a time of day, so the time between runs counts.
+ * kept or a run last confirmed it. The wait before a refused level is kept as a time of day, so the time between
+ * runs counts.
  */
 export class PaceMemory {
-	private readonly entries = new Map<string, { pace: LearnedPace; learnedAt: number; probeUntil: number }>();
+	private readonly entries = new Map<string, { pace: LearnedPace; renewedAt: number; probeUntil: number }>();
 
 	constructor(
 		readonly maxEntries = MAX_ENTRIES,
@@ -58,7 +63,7 @@ export class PaceMemory {
 		const entry = this.entries.get(key);
 		if (entry === undefined) return undefined;
 		const now = this.now();
-		if (now - entry.learnedAt >= this.keepMs) {
+		if (now - entry.renewedAt >= this.keepMs) {
 			this.entries.delete(key);
 			return undefined;
 		}
@@ -68,9 +73,10 @@ export class PaceMemory {
 	keep(key: string, pace: LearnedPace): void {
 		// Deleted first, so that the Map's order is the order of keeping: the first entry is the one to drop.
 		const now = this.now();
-		const learnedAt = this.entries.get(key)?.learnedAt ?? now;
+		const kept = this.entries.get(key);
+		const renewed = kept === undefined || now - kept.renewedAt >= this.keepMs || pace.confirms;
 		this.entries.delete(key);
-		this.entries.set(key, { pace, learnedAt, probeUntil: now + pace.probeInMs });
+		this.entries.set(key, { pace, renewedAt: renewed ? now : kept.renewedAt, probeUntil: now + pace.probeInMs });
 		for (const oldest of this.entries.keys()) {
 			if (this.entries.size <= this.maxEntries) break;
 			this.entries.delete(oldest);
