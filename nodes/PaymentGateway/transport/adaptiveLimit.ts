@@ -150,8 +150,8 @@ export class AdaptiveLimit {
 		this.episodeProvisional = this.value < this.episodeFloor;
 		this.slowStart = this.episodeProvisional;
 		this.threshold = this.episodeProvisional ? this.episodeFloor : Infinity;
-		// The level not tried again for a while is above the limit held, never at or below it: a cut held at half above
-		// lower refusals (after slow start) would otherwise stop all growth for the whole wait.
+		// The level not tried again for a while is above the limit held, never at or below it: after a cut held at half
+		// above lower refusals (a window met after slow start) it is the next one up, not a level the run never met.
 		this.refusedAt = this.episodeProvisional
 			? Math.floor(this.episodeFloor) + 1
 			: Math.max(this.episodeLowest, Math.floor(this.value) + 1);
