@@ -361,7 +361,7 @@ describe('Pace, against a simulated gateway (200 ms an answer, Retry-After 1 s)'
 		const adaptive = await simulate({ capacity: Infinity, latencyMs: 100, loadLatencyMs: 20 }, 500);
 		expect(adaptive.lost).toBe(0);
 		// Without the latency signal it would grow to 100, where answers take 21 times as long. Its start of 50 grows for
-		// the first answers (to 65) before their times say so, then settles at 40.
+		// the first answers (to 65) before their times say so, then settles at 40. On the simulated clock: nothing moves it.
 		expect(Math.max(...adaptive.limits)).toBeLessThanOrEqual(1.3 * INITIAL_LIMIT);
 		expect(adaptive.finalLimit).toBeLessThanOrEqual(INITIAL_LIMIT);
 	});

@@ -12,9 +12,10 @@ import type { LearnedPace, PaceMemory } from './paceMemory';
  * - start at INITIAL_LIMIT (where the Concurrency option starts when added) and, while nothing pushes back, add one
  *   for every answer (slow start: doubles each round trip), then one per round trip;
  * - a refusal (429, 503, no answer within the time-out) ends slow start and lowers the limit at once to just under
- *   the number in flight when the refused request was sent; in slow start not below what the gateway served of the
- *   burst, after it (or when everything in flight was refused) not below half of what it was when the refusals began;
- *   refusals of requests sent before that cut belong to the same episode and do not cut again (NewReno);
+ *   the number in flight when the refused request was sent; in slow start to what the gateway served of the burst,
+ *   provisionally when that is below half (the run doubles back up to half, and holds only where refused again); after
+ *   slow start, or when everything in flight was refused, not below half of what it was when the refusals began;
+ *   refusals of requests sent before the episode's first refusal came back belong to it (NewReno);
  * - the refused level is not tried again for PROBE_WAIT times the pause the refusal asked for (or the round trip):
  *   a refusal with Retry-After stops the whole run, so probing for more costs at most about a twentieth of the time;
  * - answers that take more than LATENCY_TOLERANCE times the run's usual time (a recent average against the lowest it
@@ -24,8 +25,8 @@ import type { LearnedPace, PaceMemory } from './paceMemory';
  * a latency signal alone (Vegas) sees nothing at a gateway that refuses quickly instead of slowing down.
  */
 // 50 rather than TCP's small start: at a gateway serving 100 a smaller start lost more than a tenth of a 1,000-item run
-// to its climb, while an overshoot at a smaller gateway costs one Retry-After pause however many it refuses, since the
-// first refusals cut straight to the level they show.
+// to its climb, while an overshoot at a smaller gateway costs two Retry-After pauses however many it refuses (the first
+// burst's, and the provisional climb's, below), and only in a process's first run on a credential.
 export const INITIAL_LIMIT = 50;
 // Gradient2 tolerates 1.5; here answers are timed in n8n's busy process, where on a loaded 2-core machine the node's
 // own CPU made 200 ms answers look twice as slow at 100 in flight, and cut a limit the gateway was not pushing on.
@@ -73,8 +74,6 @@ export class AdaptiveLimit {
 	private episodeInFlight = 0;
 	private episodeRefused = 0;
 	private episodeLowest = Infinity;
-	/** The episode refused everything it had in flight: a rate window or an outage, which says nothing of a level. */
-	private episodeRefusedAll = false;
 	private episodeProvisional = false;
 	/** The level not tried again until `probeAfter`. */
 	private refusedAt = Infinity;
@@ -134,7 +133,6 @@ export class AdaptiveLimit {
 		this.episodeInFlight = Math.max(this.episodeInFlight, ticket.inFlightAtSend);
 		this.episodeLowest = Math.min(this.episodeLowest, ticket.inFlightAtSend);
 		this.episodeRefused++;
-		this.episodeRefusedAll = this.episodeRefused >= this.episodeInFlight;
 		// In slow start nothing had pushed back before: the gateway served what it did not refuse of that burst, so the
 		// cut goes there (the first 50 at a gateway serving 10: to 10; a stray 503 among them: to 49). Later, or when it
 		// refused everything, never below half.
@@ -172,6 +170,11 @@ export class AdaptiveLimit {
 			this.probeAfter = this.now() + learned.probeInMs;
 		}
 		this.learnedRtt = learned.rttMs;
+	}
+
+	/** The episode refused everything it had in flight: a rate window or an outage, which says nothing of a level. */
+	private get episodeRefusedAll(): boolean {
+		return this.episodeRefused > 0 && this.episodeRefused >= this.episodeInFlight;
 	}
 
 	/** What this run learned, for the next one; nothing when it sent nothing or kept a fixed Concurrency. */

@@ -41,13 +41,24 @@ export function paceKey(addresses: readonly string[], clientId: string, credenti
 	return createHash('sha256').update(JSON.stringify([...addresses, clientId, credentialId]), 'utf8').digest('hex').slice(0, 32);
 }
 
+interface Entry {
+	readonly pace: LearnedPace;
+	readonly renewedAt: number;
+	readonly probeUntil: number;
+}
+
+/** A kept pace as of `now`: the wait before its refused level counted on to now. */
+function paceOf(entry: Entry, now: number): LearnedPace {
+	return { ...entry.pace, probeInMs: Math.max(0, entry.probeUntil - now) };
+}
+
 /**
  * Learned paces by key, the least recently kept dropped beyond `maxEntries`, each forgotten `keepMs` after it was first
  * kept or a run last confirmed it. The wait before a refused level is kept as a time of day, so the time between
  * runs counts.
  */
 export class PaceMemory {
-	private readonly entries = new Map<string, { pace: LearnedPace; renewedAt: number; probeUntil: number }>();
+	private readonly entries = new Map<string, Entry>();
 
 	constructor(
 		readonly maxEntries = MAX_ENTRIES,
@@ -67,7 +78,7 @@ export class PaceMemory {
 			this.entries.delete(key);
 			return undefined;
 		}
-		return { ...entry.pace, probeInMs: Math.max(0, entry.probeUntil - now) };
+		return paceOf(entry, now);
 	}
 
 	keep(key: string, pace: LearnedPace): void {
@@ -90,7 +101,7 @@ export class PaceMemory {
 	/** The keys and paces, for checks that nothing else is kept. */
 	contents(): Array<[string, LearnedPace]> {
 		const now = this.now();
-		return [...this.entries].map(([key, entry]) => [key, { ...entry.pace, probeInMs: Math.max(0, entry.probeUntil - now) }]);
+		return [...this.entries].map(([key, entry]) => [key, paceOf(entry, now)]);
 	}
 }
 
