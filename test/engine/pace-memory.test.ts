@@ -136,17 +136,31 @@ describe('the memory of a gateway\'s pace, in one n8n process', () => {
 	}, 60_000);
 
 	it(`is bounded: ${MAX_ENTRIES} gateways and credentials at most, the least recently kept dropped, nothing secret kept`, async () => {
-		const clientIds = Array.from({ length: MAX_ENTRIES + 2 }, (_unused, index) => `client-${index}`);
-		for (const clientId of clientIds) {
-			proxy.resetCount();
-			await statusRun(proxy, 1, { clientId, clientSecret: `secret-of-${clientId}` });
+		// Each run has half its places used at once (the proxy passes none until all are out), the least a run must to
+		// teach the memory anything. Which runs teach is counted, not assumed: runs go on with new client ids until
+		// MAX_ENTRIES + 2 have taught it.
+		const taught: string[] = [];
+		const keep = jest.spyOn(PaceMemory.prototype, 'keep');
+		try {
+			for (let index = 0; taught.length < MAX_ENTRIES + 2; index++) {
+				const clientId = `client-${index}`;
+				const kept = keep.mock.calls.length;
+				proxy.resetCount();
+				proxy.holdUntilInFlight(INITIAL_LIMIT / 2);
+				await statusRun(proxy, INITIAL_LIMIT / 2, { clientId, clientSecret: `secret-of-${clientId}` });
+				if (keep.mock.calls.length > kept) taught.push(clientId);
+				expect(paceMemory.size).toBeLessThanOrEqual(MAX_ENTRIES);
+			}
+		} finally {
+			keep.mockRestore();
 		}
 		expect(paceMemory.size).toBe(MAX_ENTRIES);
-		// The first two were dropped: a run with the first credential again starts with nothing kept.
+		// The first two taught were dropped: a run with the first credential again starts with nothing kept (and, of one
+		// item, teaches nothing).
 		proxy.resetCount();
 		recalled = [];
-		await statusRun(proxy, 1, { clientId: clientIds[0], clientSecret: `secret-of-${clientIds[0]}` });
-		await statusRun(proxy, 1, { clientId: clientIds[MAX_ENTRIES + 1], clientSecret: `secret-of-${clientIds[MAX_ENTRIES + 1]}` });
+		await statusRun(proxy, 1, { clientId: taught[0], clientSecret: `secret-of-${taught[0]}` });
+		await statusRun(proxy, 1, { clientId: taught[MAX_ENTRIES + 1], clientSecret: `secret-of-${taught[MAX_ENTRIES + 1]}` });
 		expect(recalled[0]).toBeUndefined();
 		expect(recalled[1]).toBeDefined();
 		expect(paceMemory.size).toBe(MAX_ENTRIES);

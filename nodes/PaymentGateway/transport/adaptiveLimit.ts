@@ -82,6 +82,8 @@ export class AdaptiveLimit {
 	private learnedRtt: number | undefined;
 	/** An answer came back with at least half the places used: the run put its limit to the test. */
 	private tested = false;
+	/** The limit the run started at (the rule's start, or what an earlier run learned). */
+	private startedAt: number;
 
 	/** `fixed`: the workflow's own Concurrency, never changed; Retry-After still pauses the run. */
 	constructor(
@@ -90,6 +92,7 @@ export class AdaptiveLimit {
 		readonly fixed?: number,
 	) {
 		this.value = Math.min(fixed ?? INITIAL_LIMIT, max);
+		this.startedAt = this.value;
 		this.slowStart = fixed === undefined;
 	}
 
@@ -164,6 +167,7 @@ export class AdaptiveLimit {
 	resume(learned: LearnedPace): void {
 		if (this.fixed !== undefined || this.sent > 0) return;
 		this.value = Math.min(this.max, Math.max(1, learned.limit));
+		this.startedAt = this.value;
 		this.slowStart = learned.slowStart;
 		if (learned.probeInMs > 0 && Number.isFinite(learned.refusedAt)) {
 			this.refusedAt = learned.refusedAt;
@@ -177,9 +181,18 @@ export class AdaptiveLimit {
 		return this.episodeRefused > 0 && this.episodeRefused >= this.episodeInFlight;
 	}
 
-	/** What this run learned, for the next one; nothing when it sent nothing or kept a fixed Concurrency. */
+	/**
+	 * What this run learned, for the next one. Nothing when it kept a fixed Concurrency, or showed nothing of the
+	 * gateway: it never used half its places (a tool's call, one status read), or it ended lower than it started without
+	 * meeting a level (its last refusals were everything in flight, a rate window, or a provisional cut; a latency cut
+	 * is a level met). So calls that meet a rate limit one at a time, as many as a model makes, cannot talk the pace of
+	 * the next reconciliation down.
+	 */
 	learned(): LearnedPace | undefined {
-		if (this.fixed !== undefined || this.sent === 0) return undefined;
+		if (this.fixed !== undefined || !this.tested) return undefined;
+		const lastRefusalsSayNothing = this.episodeRefused > 0 && (this.episodeRefusedAll || this.episodeProvisional);
+		const metLevel = !lastRefusalsSayNothing && (this.episodeRefused > 0 || this.lastLatencyCut > -Infinity);
+		if (!metLevel && Math.floor(this.value) < Math.floor(this.startedAt)) return undefined;
 		// An episode that refused everything in flight (one request alone, too) tells of a rate window, not of a level:
 		// kept, it would hold every later run at the limit it was cut to for the whole wait.
 		const probeInMs = this.episodeRefusedAll ? 0 : Math.max(0, this.probeAfter - this.now());
@@ -200,7 +213,6 @@ export class AdaptiveLimit {
 	 * status read) shows nothing and does not renew the memory's day for it.
 	 */
 	private confirms(): boolean {
-		if (!this.tested) return false;
 		const limit = Math.floor(this.value);
 		if (limit >= this.max) return true;
 		return !this.episodeProvisional && !this.episodeRefusedAll && this.episodeLowest === limit + 1;
